@@ -1,0 +1,28 @@
+//! warcsift: stream web archives and keep the main text of every HTML page.
+//!
+//! The module tree reads as the pipeline, one stage per module, each a plain function or
+//! iterator over the previous stage's output:
+//!
+//! ```text
+//! input ──▶ record ──▶ http ──▶ charset ──▶ tokenize ──▶ doc ──▶ extract::<method> ──▶ output
+//! bytes     WARC        HTTP      UTF-8       tokens       features   kept text           shards
+//!           records     payload   text                     (elements,
+//!                                                          segments)
+//! ```
+//!
+//! [`pipeline`] wires the stages together across threads (reader → workers → ordered writer),
+//! [`stats`] counts what happened, [`eval`] scores methods against gold text, and [`cli`] turns
+//! command-line flags into a resolved configuration that the rest of the program reads.
+
+pub mod charset;
+pub mod cli;
+pub mod doc;
+pub mod eval;
+pub mod extract;
+pub mod http;
+pub mod input;
+pub mod output;
+pub mod pipeline;
+pub mod record;
+pub mod stats;
+pub mod tokenize;
