@@ -1,1 +1,912 @@
-//! (being written)
+//! Features stage: one linear pass over the token stream builds everything the extraction
+//! methods read, without a DOM tree and without recursion.
+//!
+//! Takes the decoded page and its [`Tokenizer`] stream; gives a [`Doc`]:
+//! - [`Doc::elements`], an arena of element summaries in document (pre-)order, each with its
+//!   parent, depth, tag, identifying words (`id`, `class`, `role`, `itemprop`) and the range of
+//!   text segments under it. Children always have larger indices than their parents, so any
+//!   bottom-up aggregate is one reverse loop over the arena (see [`Doc::subtree_sums`]).
+//! - [`Doc::segments`], the visible text: maximal runs of character data between two tags on
+//!   one source line, entity-decoded and whitespace-collapsed into one shared buffer, each
+//!   tagged with its innermost element, whether it lies inside a link, its block and its line.
+//! - [`Doc::units`], the page as the paper methods see it: a sequence of tag and text units
+//!   (script, style, comments and the `<head>` removed, as CETR, CCB and BTE prescribe).
+//! - title, declared language and `<meta>` description/keywords/type.
+//!
+//! Structure follows HTML's tree-construction rules where they matter for text: void elements
+//! never open, `<p>` is closed by block starts, `<li>`/`<dt>`/`<dd>`/`<option>`/table cells and
+//! rows close their open siblings, a stray end tag is ignored, and an end tag closes everything
+//! opened above its element. End-tag matching is O(1) per tag through per-tag open counts, so
+//! 1,000,000 nested elements or 1,000,000 stray end tags stay linear.
+//!
+//! Refuses nothing; limits (`Limits`) cap the depth that is tracked and the attribute bytes kept.
+
+use crate::tokenize::{decode_text, Tag, Token, TokenKind, Tokenizer};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Bounds that keep a hostile page from costing more than linear time and memory.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Elements nested deeper than this are not pushed (their text still counts, attributed
+    /// to the deepest tracked element).
+    pub max_depth: usize,
+    /// Bytes of `id`/`class`/`role`/`itemprop` kept per element.
+    pub max_ident_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        // Real pages rarely exceed 100 levels; 4,096 keeps the stack small while losing nothing
+        // on any page a browser would render sensibly.
+        Limits {
+            max_depth: 4096,
+            max_ident_bytes: 256,
+        }
+    }
+}
+
+/// One element of the page, summarised.
+#[derive(Debug, Clone)]
+pub struct Element {
+    pub tag: Tag,
+    /// Index of the parent in [`Doc::elements`]; the root (index 0) is its own parent.
+    pub parent: u32,
+    pub depth: u32,
+    /// Source line of the start tag.
+    pub line: u32,
+    /// Segments in this element's subtree: `segments[seg_start..seg_end]`.
+    pub seg_start: u32,
+    pub seg_end: u32,
+    /// Lower-cased `id class role itemprop` words, as a range of [`Doc::idents`].
+    pub ident: Range<u32>,
+    /// The element carries `hidden`, `aria-hidden="true"` or an inline `display:none` /
+    /// `visibility:hidden` style.
+    pub hidden: bool,
+}
+
+/// A run of visible text between two tags on one source line.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    /// Whitespace-collapsed, trimmed text as a range of [`Doc::text`].
+    pub text: Range<u32>,
+    /// Characters (not bytes) in `text`.
+    pub chars: u32,
+    /// Innermost open element.
+    pub element: u32,
+    /// Inside an `<a>`.
+    pub link: bool,
+    /// Inside a hidden element.
+    pub hidden: bool,
+    /// Block number: increases at every block-level tag that follows some text.
+    pub block: u32,
+    /// Source line.
+    pub line: u32,
+    /// Whitespace preceded / followed the text in the source (so inline markup such as
+    /// `<b>foo</b>bar` joins without a space, and `<b>foo</b> bar` with one).
+    pub space_before: bool,
+    pub space_after: bool,
+}
+
+/// What a unit of the paper methods' token view is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    /// A start tag (of `element`).
+    Open,
+    /// An end tag (of `element`, or of the innermost element when stray).
+    Close,
+    /// A text segment; `index` is the segment.
+    Text,
+}
+
+/// One unit of the token view: a tag or a text segment.
+#[derive(Debug, Clone, Copy)]
+pub struct Unit {
+    pub kind: UnitKind,
+    /// Element for tags, segment for text.
+    pub index: u32,
+    pub tag: Tag,
+    pub line: u32,
+    pub block: u32,
+    /// Inside an `<a>` (for tags: the tag is an `a` tag or inside one).
+    pub link: bool,
+}
+
+/// A page, ready for every extraction method.
+#[derive(Debug, Default)]
+pub struct Doc {
+    pub title: Option<String>,
+    pub lang: Option<String>,
+    /// `<meta name|property=... content=...>` pairs for description, keywords and og:type.
+    pub meta: Vec<(String, String)>,
+    pub elements: Vec<Element>,
+    pub segments: Vec<Segment>,
+    pub units: Vec<Unit>,
+    /// Buffer behind [`Segment::text`].
+    pub text: String,
+    /// Buffer behind [`Element::ident`].
+    pub idents: String,
+    /// Source lines in the page.
+    pub lines: u32,
+    /// Blocks in the page (one past the largest [`Segment::block`]).
+    pub blocks: u32,
+}
+
+/// Bottom-up totals per element (see [`Doc::subtree_sums`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sums {
+    /// Visible text characters in the subtree.
+    pub chars: u32,
+    /// Of which inside links.
+    pub link_chars: u32,
+    /// Elements in the subtree, itself included.
+    pub nodes: u32,
+}
+
+impl Doc {
+    /// Run the tokenizer over `src` and summarise it.
+    pub fn parse(src: &str) -> Doc {
+        Builder::new(src, Limits::default()).run(Tokenizer::new(src))
+    }
+
+    pub fn parse_with(src: &str, limits: Limits) -> Doc {
+        Builder::new(src, limits).run(Tokenizer::new(src))
+    }
+
+    /// Text of a segment.
+    pub fn seg_text(&self, s: &Segment) -> &str {
+        self.text
+            .get(s.text.start as usize..s.text.end as usize)
+            .unwrap_or("")
+    }
+
+    /// Identifying words of an element (`id class role itemprop`, lower-cased).
+    pub fn ident(&self, e: &Element) -> &str {
+        self.idents
+            .get(e.ident.start as usize..e.ident.end as usize)
+            .unwrap_or("")
+    }
+
+    /// Children-before-parents totals, in one reverse pass over the arena.
+    pub fn subtree_sums(&self) -> Vec<Sums> {
+        let mut sums = vec![Sums::default(); self.elements.len()];
+        for s in &self.segments {
+            if s.hidden {
+                continue;
+            }
+            let e = &mut sums[s.element as usize];
+            e.chars += s.chars;
+            if s.link {
+                e.link_chars += s.chars;
+            }
+        }
+        for (i, el) in self.elements.iter().enumerate().rev() {
+            sums[i].nodes += 1;
+            if i > 0 {
+                let add = sums[i];
+                let p = &mut sums[el.parent as usize];
+                p.chars += add.chars;
+                p.link_chars += add.link_chars;
+                p.nodes += add.nodes;
+            }
+        }
+        sums
+    }
+
+    /// Visible segments, for the no-removal baseline.
+    pub fn visible(&self) -> Vec<bool> {
+        self.segments.iter().map(|s| !s.hidden).collect()
+    }
+}
+
+struct Builder<'a> {
+    src: &'a str,
+    limits: Limits,
+    doc: Doc,
+    /// Open elements (indices into the arena) with, for unknown elements, a hash of their
+    /// lower-cased name (0 for known tags); the root stays at the bottom.
+    stack: Vec<(u32, u64)>,
+    /// Open elements per known tag, for O(1) end-tag matching.
+    open: [u32; Tag::COUNT],
+    /// Open unknown elements per name hash.
+    open_other: HashMap<u64, u32>,
+    /// Open hidden elements.
+    hidden_depth: u32,
+    /// Inside `<head>` (text there is not page text).
+    in_head: bool,
+    /// A segment was added since the last block boundary.
+    block_has_text: bool,
+    /// Source lines.
+    max_line: u32,
+    /// Elements opened beyond `max_depth` and not pushed, per tag (their end tags are eaten).
+    untracked: u32,
+}
+
+impl<'a> Builder<'a> {
+    fn new(src: &'a str, limits: Limits) -> Self {
+        let mut doc = Doc::default();
+        doc.elements.push(Element {
+            tag: Tag::None,
+            parent: 0,
+            depth: 0,
+            line: 0,
+            seg_start: 0,
+            seg_end: 0,
+            ident: 0..0,
+            hidden: false,
+        });
+        doc.text.reserve(src.len() / 4);
+        Builder {
+            src,
+            limits,
+            doc,
+            stack: vec![(0, 0)],
+            open: [0; Tag::COUNT],
+            open_other: HashMap::new(),
+            hidden_depth: 0,
+            in_head: false,
+            block_has_text: false,
+            max_line: 0,
+            untracked: 0,
+        }
+    }
+
+    fn run(mut self, tokens: Tokenizer<'_>) -> Doc {
+        for t in tokens {
+            self.max_line = self.max_line.max(t.line);
+            match t.kind {
+                TokenKind::Text => self.text(&t, t.raw(self.src)),
+                TokenKind::Cdata => self.text(&t, t.content(self.src)),
+                TokenKind::StartTag => self.start(&t),
+                TokenKind::EndTag => self.end(&t),
+                TokenKind::RawText => self.raw_text(&t),
+                TokenKind::Comment | TokenKind::Doctype => {}
+            }
+        }
+        while self.stack.len() > 1 {
+            self.pop();
+        }
+        let n = self.doc.segments.len() as u32;
+        self.doc.elements[0].seg_end = n;
+        self.doc.lines = self.max_line + 1;
+        self.doc.blocks = self.doc.segments.last().map_or(0, |s| s.block + 1);
+        self.doc
+    }
+
+    fn top(&self) -> u32 {
+        self.stack.last().map_or(0, |&(i, _)| i)
+    }
+
+    fn top_tag(&self) -> Tag {
+        self.doc.elements[self.top() as usize].tag
+    }
+
+    fn in_link(&self) -> bool {
+        self.open[Tag::A as usize] > 0
+    }
+
+    fn block_break(&mut self) {
+        if self.block_has_text {
+            self.doc.blocks += 1;
+            self.block_has_text = false;
+        }
+    }
+
+    fn text(&mut self, t: &Token, raw: &str) {
+        if self.in_head {
+            return;
+        }
+        let decoded = decode_text(raw);
+        // One segment per source line, so line-based methods (CETR) can keep or drop lines.
+        let mut line = t.line;
+        for (i, piece) in decoded.split('\n').enumerate() {
+            if i > 0 {
+                line += 1;
+            }
+            self.push_segment(piece, line);
+        }
+    }
+
+    fn push_segment(&mut self, piece: &str, line: u32) {
+        let space_before = piece.starts_with(|c: char| c.is_whitespace());
+        let space_after = piece.ends_with(|c: char| c.is_whitespace());
+        let start = self.doc.text.len();
+        let mut chars = 0u32;
+        for word in piece.split_whitespace() {
+            if chars > 0 {
+                self.doc.text.push(' ');
+                chars += 1;
+            }
+            self.doc.text.push_str(word);
+            chars += word.chars().count() as u32;
+        }
+        if chars == 0 {
+            // Whitespace only: remember it as spacing for the previous segment.
+            if let Some(prev) = self.doc.segments.last_mut() {
+                if !piece.is_empty() {
+                    prev.space_after = true;
+                }
+            }
+            return;
+        }
+        self.max_line = self.max_line.max(line);
+        let block = self.doc.blocks;
+        let seg = Segment {
+            text: start as u32..self.doc.text.len() as u32,
+            chars,
+            element: self.top(),
+            link: self.in_link(),
+            hidden: self.hidden_depth > 0,
+            block,
+            line,
+            space_before,
+            space_after,
+        };
+        let index = self.doc.segments.len() as u32;
+        self.doc.segments.push(seg);
+        self.doc.units.push(Unit {
+            kind: UnitKind::Text,
+            index,
+            tag: Tag::None,
+            line,
+            block,
+            link: self.in_link(),
+        });
+        self.block_has_text = true;
+    }
+
+    fn raw_text(&mut self, t: &Token) {
+        if t.tag == Tag::Title && self.doc.title.is_none() && self.open[Tag::Svg as usize] == 0 {
+            let title = decode_text(t.raw(self.src));
+            let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !title.is_empty() {
+                self.doc.title = Some(title);
+            }
+        }
+    }
+
+    /// Record the unit of a tag, unless it belongs to a removed element.
+    fn tag_unit(&mut self, kind: UnitKind, element: u32, tag: Tag, line: u32) {
+        if self.in_head || is_removed(tag) {
+            return;
+        }
+        let link = self.in_link() || tag == Tag::A;
+        self.doc.units.push(Unit {
+            kind,
+            index: element,
+            tag,
+            line,
+            block: self.doc.blocks,
+            link,
+        });
+    }
+
+    fn start(&mut self, t: &Token) {
+        let tag = t.tag;
+        match tag {
+            Tag::Html => {
+                if self.doc.lang.is_none() {
+                    if let Some(l) = t
+                        .attr(self.src, "lang")
+                        .or_else(|| t.attr(self.src, "xml:lang"))
+                    {
+                        let l = l.trim();
+                        if !l.is_empty() {
+                            self.doc.lang = Some(l.chars().take(32).collect());
+                        }
+                    }
+                }
+                return;
+            }
+            Tag::Head => {
+                self.in_head = true;
+                return;
+            }
+            Tag::Body => {
+                self.in_head = false;
+                self.block_break();
+                return;
+            }
+            Tag::Meta => {
+                self.meta(t);
+                return;
+            }
+            _ => {}
+        }
+        if self.in_head
+            && !matches!(
+                tag,
+                Tag::Title
+                    | Tag::Script
+                    | Tag::Style
+                    | Tag::Link
+                    | Tag::Base
+                    | Tag::Noscript
+                    | Tag::Template
+            )
+        {
+            // Content in <head> implies <body> (as the HTML parser does).
+            self.in_head = false;
+        }
+        self.implied_end_tags(tag);
+        if tag.is_block() {
+            self.block_break();
+        }
+        let foreign = self.open[Tag::Svg as usize] > 0 || self.open[Tag::Math as usize] > 0;
+        let pushes = !tag.is_void() && !(t.self_closing && (foreign || tag == Tag::Other));
+        let index = self.doc.elements.len() as u32;
+        if !pushes {
+            self.tag_unit(UnitKind::Open, index, tag, t.line);
+            if tag == Tag::Br || tag == Tag::Hr {
+                self.block_break();
+            }
+            return;
+        }
+        if self.stack.len() > self.limits.max_depth {
+            self.untracked += 1;
+            return;
+        }
+        let (ident, hidden) = self.attributes(t);
+        let parent = self.top();
+        let depth = self.stack.len() as u32;
+        let seg_start = self.doc.segments.len() as u32;
+        self.doc.elements.push(Element {
+            tag,
+            parent,
+            depth,
+            line: t.line,
+            seg_start,
+            seg_end: seg_start,
+            ident,
+            hidden,
+        });
+        self.tag_unit(UnitKind::Open, index, tag, t.line);
+        let hash = if tag == Tag::Other {
+            let h = name_hash(t.name(self.src));
+            *self.open_other.entry(h).or_insert(0) += 1;
+            h
+        } else {
+            0
+        };
+        self.stack.push((index, hash));
+        self.open[tag as usize] += 1;
+        if hidden {
+            self.hidden_depth += 1;
+        }
+    }
+
+    /// id/class/role/itemprop words and visibility of a start tag.
+    fn attributes(&mut self, t: &Token) -> (Range<u32>, bool) {
+        let start = self.doc.idents.len();
+        let mut hidden = false;
+        let raw = t.raw(self.src);
+        // Fast path: no attributes at all.
+        if raw.len() <= t.name(self.src).len() + 3 {
+            return (start as u32..start as u32, false);
+        }
+        for (name, value) in t.attrs(self.src) {
+            let keep = name.eq_ignore_ascii_case("id")
+                || name.eq_ignore_ascii_case("class")
+                || name.eq_ignore_ascii_case("role")
+                || name.eq_ignore_ascii_case("itemprop")
+                || name.eq_ignore_ascii_case("itemtype");
+            if keep {
+                let budget = self
+                    .limits
+                    .max_ident_bytes
+                    .saturating_sub(self.doc.idents.len() - start);
+                if budget > 1 {
+                    if self.doc.idents.len() > start {
+                        self.doc.idents.push(' ');
+                    }
+                    let v: String = value.chars().take(budget).collect();
+                    self.doc.idents.push_str(&v.to_lowercase());
+                }
+            } else if name.eq_ignore_ascii_case("hidden") {
+                hidden = true;
+            } else if name.eq_ignore_ascii_case("aria-hidden") {
+                hidden |= value.trim().eq_ignore_ascii_case("true");
+            } else if name.eq_ignore_ascii_case("style") {
+                let v: String = value
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<String>()
+                    .to_ascii_lowercase();
+                hidden |= v.contains("display:none") || v.contains("visibility:hidden");
+            }
+        }
+        (start as u32..self.doc.idents.len() as u32, hidden)
+    }
+
+    fn meta(&mut self, t: &Token) {
+        if self.doc.meta.len() >= 32 {
+            return;
+        }
+        let key = t
+            .attr(self.src, "name")
+            .or_else(|| t.attr(self.src, "property"));
+        if let (Some(k), Some(v)) = (key, t.attr(self.src, "content")) {
+            let k = k.trim().to_ascii_lowercase();
+            if matches!(
+                k.as_str(),
+                "description"
+                    | "keywords"
+                    | "og:type"
+                    | "og:title"
+                    | "og:description"
+                    | "generator"
+            ) {
+                self.doc.meta.push((k, v.chars().take(1024).collect()));
+            }
+        }
+    }
+
+    /// HTML's implied end tags, simplified to what changes where text belongs. Searches are
+    /// bounded (`SCOPE` levels) so the cost per tag is constant.
+    fn implied_end_tags(&mut self, tag: Tag) {
+        const SCOPE: usize = 24;
+        if closes_p(tag) && self.open[Tag::P as usize] > 0 {
+            self.close_in_scope(
+                Tag::P,
+                SCOPE,
+                &[
+                    Tag::Button,
+                    Tag::Table,
+                    Tag::Td,
+                    Tag::Th,
+                    Tag::Html,
+                    Tag::Caption,
+                    Tag::Object,
+                ],
+            );
+        }
+        match tag {
+            Tag::Li => self.close_in_scope(
+                Tag::Li,
+                SCOPE,
+                &[Tag::Ul, Tag::Ol, Tag::Menu, Tag::Table, Tag::Td, Tag::Th],
+            ),
+            Tag::Dt | Tag::Dd => {
+                self.close_in_scope(Tag::Dt, SCOPE, &[Tag::Dl, Tag::Table]);
+                self.close_in_scope(Tag::Dd, SCOPE, &[Tag::Dl, Tag::Table]);
+            }
+            Tag::Option => {
+                if self.top_tag() == Tag::Option {
+                    self.pop();
+                }
+            }
+            Tag::Tr => {
+                self.close_in_scope(Tag::Tr, SCOPE, &[Tag::Table]);
+            }
+            Tag::Td | Tag::Th => {
+                self.close_in_scope(Tag::Td, SCOPE, &[Tag::Tr, Tag::Table]);
+                self.close_in_scope(Tag::Th, SCOPE, &[Tag::Tr, Tag::Table]);
+            }
+            Tag::Thead | Tag::Tbody | Tag::Tfoot => {
+                for t in [Tag::Thead, Tag::Tbody, Tag::Tfoot] {
+                    self.close_in_scope(t, SCOPE, &[Tag::Table]);
+                }
+            }
+            Tag::A => self.close_in_scope(Tag::A, SCOPE, &[Tag::Table, Tag::Td, Tag::Th]),
+            t if t.is_heading() => {
+                if self.top_tag().is_heading() {
+                    self.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Close the nearest open `target` if it sits within `scope` levels and no `barrier` lies
+    /// above it.
+    fn close_in_scope(&mut self, target: Tag, scope: usize, barriers: &[Tag]) {
+        if self.open[target as usize] == 0 {
+            return;
+        }
+        let mut found = None;
+        for (k, &(i, _)) in self.stack.iter().enumerate().rev().take(scope) {
+            let t = self.doc.elements[i as usize].tag;
+            if t == target {
+                found = Some(k);
+                break;
+            }
+            if barriers.contains(&t) {
+                return;
+            }
+        }
+        if let Some(k) = found {
+            while self.stack.len() > k.max(1) {
+                self.pop();
+            }
+        }
+    }
+
+    fn pop(&mut self) {
+        let Some((index, hash)) = self.stack.pop() else {
+            return;
+        };
+        if index == 0 {
+            self.stack.push((0, 0));
+            return;
+        }
+        let n = self.doc.segments.len() as u32;
+        let el = &mut self.doc.elements[index as usize];
+        el.seg_end = n;
+        let (tag, hidden) = (el.tag, el.hidden);
+        self.open[tag as usize] = self.open[tag as usize].saturating_sub(1);
+        if hidden {
+            self.hidden_depth = self.hidden_depth.saturating_sub(1);
+        }
+        if tag == Tag::Other {
+            if let Some(c) = self.open_other.get_mut(&hash) {
+                *c = c.saturating_sub(1);
+                if *c == 0 {
+                    self.open_other.remove(&hash);
+                }
+            }
+        }
+        if tag.is_block() {
+            self.block_break();
+        }
+    }
+
+    fn end(&mut self, t: &Token) {
+        let tag = t.tag;
+        match tag {
+            Tag::Head => {
+                self.in_head = false;
+                return;
+            }
+            Tag::Html | Tag::Body => {
+                self.block_break();
+                return;
+            }
+            Tag::Br => {
+                // "</br>" is a <br> (HTML spec).
+                self.block_break();
+                return;
+            }
+            Tag::P if self.open[Tag::P as usize] == 0 => {
+                // "</p>" without <p> makes an empty paragraph: a block boundary.
+                self.block_break();
+                return;
+            }
+            _ => {}
+        }
+        if tag.is_void() {
+            return;
+        }
+        if self.untracked > 0 {
+            self.untracked -= 1;
+            return;
+        }
+        let hash = if tag == Tag::Other {
+            name_hash(t.name(self.src))
+        } else {
+            0
+        };
+        let open = if tag == Tag::Other {
+            self.open_other.get(&hash).copied().unwrap_or(0)
+        } else {
+            self.open[tag as usize]
+        };
+        if open == 0 {
+            // Stray end tag: ignored, but still a block boundary when block-level.
+            if tag.is_block() {
+                self.block_break();
+            }
+            return;
+        }
+        // The element is open: pop up to and including it (amortised O(1): each element is
+        // popped once).
+        while let Some(&(i, h)) = self.stack.last() {
+            if i == 0 {
+                break;
+            }
+            if self.doc.elements[i as usize].tag == tag && h == hash {
+                self.tag_unit(UnitKind::Close, i, tag, t.line);
+                self.pop();
+                break;
+            }
+            self.pop();
+        }
+    }
+}
+
+/// FNV-1a over the ASCII-lower-cased name of an unknown element.
+fn name_hash(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in name.bytes() {
+        h ^= u64::from(b.to_ascii_lowercase());
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h | 1
+}
+
+/// Elements whose start makes an open `<p>` close (HTML "closes a p element" list).
+fn closes_p(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Address
+            | Tag::Article
+            | Tag::Aside
+            | Tag::Blockquote
+            | Tag::Center
+            | Tag::Details
+            | Tag::Dialog
+            | Tag::Dir
+            | Tag::Div
+            | Tag::Dl
+            | Tag::Fieldset
+            | Tag::Figcaption
+            | Tag::Figure
+            | Tag::Footer
+            | Tag::Form
+            | Tag::Header
+            | Tag::Hgroup
+            | Tag::Hr
+            | Tag::Main
+            | Tag::Menu
+            | Tag::Nav
+            | Tag::Ol
+            | Tag::P
+            | Tag::Pre
+            | Tag::Search
+            | Tag::Section
+            | Tag::Summary
+            | Tag::Table
+            | Tag::Ul
+            | Tag::H1
+            | Tag::H2
+            | Tag::H3
+            | Tag::H4
+            | Tag::H5
+            | Tag::H6
+            | Tag::Li
+            | Tag::Dd
+            | Tag::Dt
+    )
+}
+
+/// Elements removed before the paper methods look (CETR's and BTE's preprocessing: script,
+/// style, comments; plus the other raw-text elements, which render nothing).
+pub fn is_removed(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Script
+            | Tag::Style
+            | Tag::Noscript
+            | Tag::Template
+            | Tag::Title
+            | Tag::Textarea
+            | Tag::Iframe
+            | Tag::Xmp
+            | Tag::Noembed
+            | Tag::Noframes
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(doc: &Doc) -> Vec<(String, Tag, bool, u32)> {
+        doc.segments
+            .iter()
+            .map(|s| {
+                (
+                    doc.seg_text(s).to_string(),
+                    doc.elements[s.element as usize].tag,
+                    s.link,
+                    s.block,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn segments_know_element_link_and_block() {
+        let doc = Doc::parse(
+            "<body><p>Hello <a href=x>world</a>!</p><div>Next   line\tof text</div></body>",
+        );
+        let t = texts(&doc);
+        assert_eq!(t[0], ("Hello".into(), Tag::P, false, 0));
+        assert_eq!(t[1], ("world".into(), Tag::A, true, 0));
+        assert_eq!(t[2], ("!".into(), Tag::P, false, 0));
+        assert_eq!(t[3], ("Next line of text".into(), Tag::Div, false, 1));
+        assert!(doc.segments[0].space_after && !doc.segments[2].space_before);
+    }
+
+    #[test]
+    fn implied_end_tags() {
+        // <p> closed by <div>, <li> by <li>, <td> by <td>, void <br> never opens.
+        let doc =
+            Doc::parse("<p>one<div>two</div><ul><li>a<li>b</ul><table><tr><td>x<td>y</table><br>z");
+        let t = texts(&doc);
+        let parent_of = |s: &str| {
+            let seg = doc.segments.iter().find(|g| doc.seg_text(g) == s).unwrap();
+            let e = &doc.elements[seg.element as usize];
+            (e.tag, doc.elements[e.parent as usize].tag)
+        };
+        assert_eq!(
+            parent_of("two"),
+            (Tag::Div, Tag::None),
+            "div is not inside p"
+        );
+        assert_eq!(parent_of("b"), (Tag::Li, Tag::Ul), "second li is a sibling");
+        assert_eq!(parent_of("y"), (Tag::Td, Tag::Tr));
+        assert_eq!(parent_of("z"), (Tag::None, Tag::None));
+        assert!(doc.elements.iter().all(|e| e.tag != Tag::Br));
+        let blocks: Vec<u32> = t.iter().map(|x| x.3).collect();
+        assert!(
+            blocks.windows(2).all(|w| w[0] < w[1]),
+            "every run is its own block: {blocks:?}"
+        );
+    }
+
+    #[test]
+    fn head_title_lang_meta() {
+        let doc = Doc::parse("<html lang=de><head><title> My  &amp; Title </title><meta name=Description content='About it'></head><body>x</body>");
+        assert_eq!(doc.title.as_deref(), Some("My & Title"));
+        assert_eq!(doc.lang.as_deref(), Some("de"));
+        assert_eq!(doc.meta, vec![("description".into(), "About it".into())]);
+        assert_eq!(doc.segments.len(), 1);
+    }
+
+    #[test]
+    fn idents_and_hidden() {
+        let doc = Doc::parse("<div id=Main class='post Entry' role=article data-x=1><span aria-hidden=true>x</span></div>");
+        assert_eq!(doc.ident(&doc.elements[1]), "main post entry article");
+        assert!(doc.elements[2].hidden && doc.segments[0].hidden);
+    }
+
+    #[test]
+    fn subtree_sums_bottom_up() {
+        let doc = Doc::parse("<div><p>abc <a>de</a></p><p>fgh</p></div>");
+        let sums = doc.subtree_sums();
+        assert_eq!(sums[1].chars, 8);
+        assert_eq!(sums[1].link_chars, 2);
+        assert_eq!(sums[1].nodes, 4);
+        assert_eq!(sums[0].chars, 8);
+    }
+
+    #[test]
+    fn unknown_elements_match_by_name() {
+        let doc = Doc::parse("<x-a><x-b>in</x-a>out");
+        let out = doc
+            .segments
+            .iter()
+            .find(|s| doc.seg_text(s) == "out")
+            .unwrap();
+        assert_eq!(out.element, 0, "</x-a> closed x-b too");
+    }
+
+    #[test]
+    fn deep_nesting_and_stray_end_tags_stay_linear() {
+        let n = 1_000_000;
+        let mut html = "<div>".repeat(n);
+        html.push_str("deep text");
+        html.push_str(&"</span>".repeat(n));
+        html.push_str(&"</div>".repeat(n));
+        let doc = Doc::parse(&html);
+        assert_eq!(doc.segments.len(), 1);
+        let limits = Limits::default();
+        assert_eq!(doc.elements.len(), limits.max_depth + 1, "depth is capped");
+        assert_eq!(doc.seg_text(&doc.segments[0]), "deep text");
+    }
+
+    #[test]
+    fn units_skip_scripts_and_head() {
+        let doc =
+            Doc::parse("<head><title>t</title></head><body><script>x</script><p>a</p></body>");
+        let kinds: Vec<_> = doc.units.iter().map(|u| (u.kind, u.tag)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (UnitKind::Open, Tag::P),
+                (UnitKind::Text, Tag::None),
+                (UnitKind::Close, Tag::P)
+            ]
+        );
+    }
+}

@@ -1,6 +1,43 @@
 //! Content-extraction methods, all fed by one pass of the tokenizer.
 //!
-//! (API pinned; implementation being written.)
+//! Every method implements [`Method`]: it reads the page's [`Doc`] (built once by
+//! [`crate::doc`] from the token stream) and says, for each text segment, whether it is main
+//! content. [`render`] turns that selection into text, one block per line, the same way for
+//! every method, so methods differ only in what they keep.
+//!
+//! One file per method, named after its paper's method; see [`registry`] for the list that
+//! `--algorithm` accepts and `warcsift algorithms` prints.
+
+pub mod cetr;
+pub mod plain;
+
+use crate::doc::Doc;
+
+/// A content-extraction method: decides, per text segment of a page, what is main content.
+pub trait Method: Send + Sync {
+    /// The name `--algorithm` takes.
+    fn name(&self) -> &'static str;
+    /// One line: the method and its source (seed file, section).
+    fn describe(&self) -> &'static str;
+    /// `keep[i]` says whether `doc.segments[i]` is main content. Must be linear in the page.
+    fn select(&self, doc: &Doc) -> Vec<bool>;
+}
+
+/// Every method, in the order `warcsift algorithms` lists them.
+pub fn registry() -> Vec<Box<dyn Method>> {
+    vec![
+        Box::new(plain::Plain),
+        Box::new(cetr::Cetr::tm(cetr::Lines::Source)),
+        Box::new(cetr::Cetr::km(cetr::Lines::Source)),
+        Box::new(cetr::Cetr::tm(cetr::Lines::Blocks)),
+        Box::new(cetr::Cetr::km(cetr::Lines::Blocks)),
+    ]
+}
+
+/// Look a method up by name.
+pub fn method(name: &str) -> Option<Box<dyn Method>> {
+    registry().into_iter().find(|m| m.name() == name)
+}
 
 /// What one method kept of one page.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -25,7 +62,18 @@ pub struct Extraction {
 
 /// Names accepted by `--algorithm`, in the order `warcsift algorithms` lists them.
 pub fn algorithm_names() -> Vec<&'static str> {
-    vec!["plain"]
+    registry().iter().map(|m| m.name()).collect()
+}
+
+/// Run `method` over an already decoded page.
+pub fn extract_text(html: &str, method: &dyn Method) -> PageText {
+    let doc = Doc::parse(html);
+    let keep = method.select(&doc);
+    PageText {
+        text: render(&doc, &keep),
+        title: doc.title,
+        lang: doc.lang,
+    }
 }
 
 /// Decode `html` (charset from BOM / `http_charset` / `<meta>` / detection with the URL's TLD)
@@ -36,13 +84,127 @@ pub fn extract_bytes(
     url: Option<&str>,
     algorithm: &str,
 ) -> Result<Extraction, String> {
+    let m = method(algorithm).ok_or_else(|| format!("unknown algorithm {algorithm:?}"))?;
+    Ok(extract_with(html, http_charset, url, m.as_ref()))
+}
+
+/// [`extract_bytes`] with a method already looked up (the pipeline's per-record path).
+pub fn extract_with(
+    html: &[u8],
+    http_charset: Option<&str>,
+    url: Option<&str>,
+    method: &dyn Method,
+) -> Extraction {
+    // TEMPORARY until crate::charset lands: UTF-8 only.
     let _ = (http_charset, url);
-    if !algorithm_names().contains(&algorithm) {
-        return Err(format!("unknown algorithm {algorithm:?}"));
-    }
-    Ok(Extraction {
-        page: PageText { title: None, lang: None, text: String::from_utf8_lossy(html).into_owned() },
+    let text = String::from_utf8_lossy(html);
+    Extraction {
+        page: extract_text(&text, method),
         charset: "UTF-8",
         charset_source: "default",
-    })
+    }
+}
+
+/// Kept segments as text: one block per line, words of one block joined by single spaces
+/// (or nothing, where the source had no whitespace between two inline runs).
+pub fn render(doc: &Doc, keep: &[bool]) -> String {
+    let mut out = String::with_capacity(doc.text.len() / 2);
+    let mut prev: Option<&crate::doc::Segment> = None;
+    for (s, _) in doc
+        .segments
+        .iter()
+        .zip(keep)
+        .filter(|(s, &k)| k && !s.hidden)
+    {
+        if let Some(p) = prev {
+            if p.block != s.block {
+                out.push('\n');
+            } else if p.space_after || s.space_before || p.line != s.line {
+                out.push(' ');
+            }
+        }
+        out.push_str(doc.seg_text(s));
+        prev = Some(s);
+    }
+    out
+}
+
+/// Gaussian smoothing of a series with standard deviation `sigma` and radius `⌈3σ⌉`
+/// (CETR's smoothing, seed 000 section F; the kernel is renormalised at the edges so a
+/// constant series stays constant). Linear in `values.len()` for a fixed `sigma`.
+pub fn gaussian_smooth(values: &[f64], sigma: f64) -> Vec<f64> {
+    if sigma <= 0.0 || values.is_empty() {
+        return values.to_vec();
+    }
+    let radius = (3.0 * sigma).ceil() as usize;
+    let kernel: Vec<f64> = (0..=2 * radius)
+        .map(|k| {
+            let d = k as f64 - radius as f64;
+            (-d * d / (2.0 * sigma * sigma)).exp()
+        })
+        .collect();
+    let n = values.len();
+    (0..n)
+        .map(|i| {
+            let lo = i.saturating_sub(radius);
+            let hi = (i + radius).min(n - 1);
+            let (mut sum, mut wsum) = (0.0, 0.0);
+            for (j, &v) in values.iter().enumerate().take(hi + 1).skip(lo) {
+                let w = kernel[j + radius - i];
+                sum += w * v;
+                wsum += w;
+            }
+            sum / wsum
+        })
+        .collect()
+}
+
+/// Mean and population standard deviation.
+pub fn mean_std(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+    (mean, var.sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_joins_inline_runs_and_breaks_blocks() {
+        let doc = Doc::parse("<h1>Title</h1><p>One <b>bold</b>word and <i>two</i>.</p><p>Next</p>");
+        let keep = vec![true; doc.segments.len()];
+        assert_eq!(render(&doc, &keep), "Title\nOne boldword and two.\nNext");
+    }
+
+    #[test]
+    fn render_skips_hidden_text() {
+        let doc = Doc::parse("<p>seen</p><div style='display: none'>unseen</div><p hidden>no</p>");
+        let keep = vec![true; doc.segments.len()];
+        assert_eq!(render(&doc, &keep), "seen");
+    }
+
+    #[test]
+    fn smoothing_keeps_constants_and_spreads_peaks() {
+        let s = gaussian_smooth(&[2.0; 10], 1.0);
+        assert!(s.iter().all(|v| (v - 2.0).abs() < 1e-12));
+        let s = gaussian_smooth(&[0.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0], 1.0);
+        assert!(s[3] < 9.0 && s[2] > 0.0 && (s[2] - s[4]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_method_is_registered_once() {
+        let names = algorithm_names();
+        let mut dedup = names.clone();
+        dedup.sort();
+        dedup.dedup();
+        assert_eq!(names.len(), dedup.len());
+        for n in names {
+            assert!(method(n).is_some());
+        }
+    }
 }
