@@ -115,6 +115,9 @@ pub struct Unit {
 /// A page, ready for every extraction method.
 #[derive(Debug, Default)]
 pub struct Doc {
+    /// The page's URL when known (WARC-Target-URI, meta.jsonl url); methods that keep
+    /// per-site state (Info Discoverer) key on its host.
+    pub url: Option<String>,
     pub title: Option<String>,
     pub lang: Option<String>,
     /// `<meta name|property=... content=...>` pairs for description, keywords and og:type.

@@ -100,6 +100,16 @@ impl Cetr {
     }
 }
 
+/// The four CETR variants, as `--algorithm` lists them.
+pub fn methods() -> Vec<Box<dyn Method>> {
+    vec![
+        Box::new(Cetr::tm(Lines::Source)),
+        Box::new(Cetr::km(Lines::Source)),
+        Box::new(Cetr::tm(Lines::Blocks)),
+        Box::new(Cetr::km(Lines::Blocks)),
+    ]
+}
+
 /// The tag ratio histogram `TR_i = x_i / max(y_i, 1)` over the page's lines.
 pub fn tag_ratios(doc: &Doc, lines: Lines) -> Vec<f64> {
     let n = match lines {

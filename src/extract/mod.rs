@@ -8,7 +8,17 @@
 //! One file per method, named after its paper's method; see [`registry`] for the list that
 //! `--algorithm` accepts and `warcsift algorithms` prints.
 
+pub mod accb_ccb;
+pub mod bte;
 pub mod cetr;
+pub mod cnr;
+pub mod crunch;
+pub mod dom_block;
+pub mod dsc;
+pub mod info_discoverer;
+pub mod info_optics;
+pub mod line_block;
+pub mod lqf;
 pub mod plain;
 
 use crate::doc::Doc;
@@ -21,17 +31,44 @@ pub trait Method: Send + Sync {
     fn describe(&self) -> &'static str;
     /// `keep[i]` says whether `doc.segments[i]` is main content. Must be linear in the page.
     fn select(&self, doc: &Doc) -> Vec<bool>;
+    /// The per-unit features this method computed and what it kept, for `warcsift explain`
+    /// (the figure its paper would draw, and a TSV). `None` where there is nothing to plot.
+    fn explain(&self, doc: &Doc) -> Option<Explanation> {
+        let _ = doc;
+        None
+    }
+}
+
+/// What a method saw on one page, unit by unit (a line, block, token, window or element).
+#[derive(Debug, Clone, Default)]
+pub struct Explanation {
+    /// What one row is: "line", "block", "token", "window", "element", ...
+    pub unit: &'static str,
+    /// Feature columns: name and one value per row (all the same length).
+    pub columns: Vec<(String, Vec<f64>)>,
+    /// Indices into `columns` to draw as curves or bars (e.g. raw and smoothed tag ratio).
+    pub plot: Vec<usize>,
+    /// Horizontal threshold lines to draw: (label, value).
+    pub thresholds: Vec<(String, f64)>,
+    /// Whether each row was kept (shaded in the figure).
+    pub kept: Vec<bool>,
 }
 
 /// Every method, in the order `warcsift algorithms` lists them.
 pub fn registry() -> Vec<Box<dyn Method>> {
-    vec![
-        Box::new(plain::Plain),
-        Box::new(cetr::Cetr::tm(cetr::Lines::Source)),
-        Box::new(cetr::Cetr::km(cetr::Lines::Source)),
-        Box::new(cetr::Cetr::tm(cetr::Lines::Blocks)),
-        Box::new(cetr::Cetr::km(cetr::Lines::Blocks)),
-    ]
+    let mut all: Vec<Box<dyn Method>> = vec![Box::new(plain::Plain)];
+    all.extend(cetr::methods());
+    all.extend(accb_ccb::methods());
+    all.extend(line_block::methods());
+    all.extend(cnr::methods());
+    all.extend(bte::methods());
+    all.extend(dsc::methods());
+    all.extend(lqf::methods());
+    all.extend(dom_block::methods());
+    all.extend(info_optics::methods());
+    all.extend(info_discoverer::methods());
+    all.extend(crunch::methods());
+    all
 }
 
 /// Look a method up by name.
@@ -67,7 +104,13 @@ pub fn algorithm_names() -> Vec<&'static str> {
 
 /// Run `method` over an already decoded page.
 pub fn extract_text(html: &str, method: &dyn Method) -> PageText {
-    let doc = Doc::parse(html);
+    extract_page(html, None, method)
+}
+
+/// Run `method` over an already decoded page whose URL is known.
+pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageText {
+    let mut doc = Doc::parse(html);
+    doc.url = url.map(str::to_owned);
     let keep = method.select(&doc);
     PageText {
         text: render(&doc, &keep),
@@ -96,10 +139,10 @@ pub fn extract_with(
     method: &dyn Method,
 ) -> Extraction {
     // TEMPORARY until crate::charset lands: UTF-8 only.
-    let _ = (http_charset, url);
+    let _ = http_charset;
     let text = String::from_utf8_lossy(html);
     Extraction {
-        page: extract_text(&text, method),
+        page: extract_page(&text, url, method),
         charset: "UTF-8",
         charset_source: "default",
     }
