@@ -1,1 +1,688 @@
-//! (being written)
+//! Charset: decide the encoding of an HTML payload and decode it to UTF-8 text.
+//!
+//! Takes the payload bytes (after HTTP de-chunking and content decoding), the `charset=`
+//! parameter of the HTTP `Content-Type` if any, and the page URL (for its TLD). Gives a
+//! [`Decoded`]: the text, the encoding used and where that decision came from
+//! ([`CharsetSource`], reported in stats and output). It never fails: invalid byte sequences
+//! become U+FFFD, as in a browser (`encoding_rs` replacement semantics).
+//!
+//! The order follows the WHATWG encoding sniffing algorithm, as browsers do:
+//!
+//! 1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE) wins over everything;
+//! 2. the HTTP `charset=` label;
+//! 3. a `<meta charset>` / `<meta http-equiv=content-type>` found by [`prescan_meta`] in the
+//!    first 1024 bytes (a declared UTF-16 there means UTF-8, per WHATWG);
+//! 4. `chardetng` (Firefox's detector) over the first 64 KiB, hinted with the URL's TLD;
+//! 5. windows-1252 ([`CharsetSource::Default`]) for all-ASCII pages with nothing declared,
+//!    where every ASCII-compatible encoding gives the same text.
+//!
+//! Labels are mapped with `Encoding::for_label`; `x-user-defined` becomes windows-1252. A label
+//! that WHATWG maps to the *replacement* encoding (e.g. `iso-2022-kr`), which would turn the
+//! whole page into one U+FFFD, is ignored like an unknown label so that detection can run.
+//!
+//! **Real pages lie.** When the declared charset (HTTP or meta) is a legacy encoding but the
+//! bytes contain non-ASCII and are entirely valid UTF-8, the page is decoded as UTF-8 and the
+//! source is [`CharsetSource::Utf8Override`]: valid multi-byte UTF-8 is vanishingly unlikely
+//! in real legacy-encoded text, and mis-declared UTF-8 pages are common. All-ASCII pages keep
+//! the declared (ASCII-compatible) encoding: the text is the same either way.
+//!
+//! Decoding is zero-copy when it can be: valid UTF-8 decoded as UTF-8, or ASCII decoded with
+//! an ASCII-compatible encoding, is returned as `Cow::Borrowed`.
+//!
+//! ```
+//! use warcsift::charset::{decode, CharsetSource};
+//!
+//! let d = decode(b"<p>caf\xe9</p>", Some("iso-8859-1"), None);
+//! assert_eq!(d.text, "<p>caf\u{e9}</p>");
+//! assert_eq!(d.source, CharsetSource::Http);
+//! ```
+
+use std::borrow::Cow;
+
+use encoding_rs::{Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
+
+/// Bytes scanned for `<meta>` declarations (WHATWG's prescan limit).
+pub const PRESCAN_BYTES: usize = 1024;
+
+/// Bytes fed to the detector: enough for a confident guess on real pages, bounded cost on
+/// huge ones.
+pub const DETECT_BYTES: usize = 64 * 1024;
+
+/// Where the encoding decision came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CharsetSource {
+    /// A byte order mark.
+    Bom,
+    /// The HTTP `Content-Type` charset parameter.
+    Http,
+    /// A `<meta>` declaration in the first 1024 bytes.
+    Meta,
+    /// Guessed by `chardetng`.
+    Detected,
+    /// Declared as a legacy encoding, but the bytes are valid non-ASCII UTF-8.
+    Utf8Override,
+    /// Nothing declared and nothing to detect (all ASCII): windows-1252.
+    Default,
+}
+
+impl CharsetSource {
+    /// Name for stats and output: `bom`, `http`, `meta`, `detected`, `utf8-override`,
+    /// `default`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CharsetSource::Bom => "bom",
+            CharsetSource::Http => "http",
+            CharsetSource::Meta => "meta",
+            CharsetSource::Detected => "detected",
+            CharsetSource::Utf8Override => "utf8-override",
+            CharsetSource::Default => "default",
+        }
+    }
+}
+
+/// A decoded payload.
+#[derive(Debug, Clone)]
+pub struct Decoded<'a> {
+    /// The text; borrowed from the input when no conversion was needed.
+    pub text: Cow<'a, str>,
+    /// The encoding used to decode.
+    pub encoding: &'static Encoding,
+    /// Where the choice of encoding came from.
+    pub source: CharsetSource,
+    /// True when some bytes were invalid in `encoding` and were replaced with U+FFFD.
+    pub had_errors: bool,
+}
+
+/// Decides the encoding of `bytes` and decodes them; see the module doc for the order.
+pub fn decode<'a>(bytes: &'a [u8], http_charset: Option<&str>, url: Option<&str>) -> Decoded<'a> {
+    if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
+        let rest = bytes.get(bom_len..).unwrap_or_default();
+        return finish(rest, encoding, CharsetSource::Bom);
+    }
+    if let Some(encoding) = http_charset.and_then(|l| usable(Encoding::for_label(l.as_bytes()))) {
+        return declared(bytes, encoding, CharsetSource::Http);
+    }
+    if let Some(encoding) = prescan_meta(bytes).and_then(|e| usable(Some(e))) {
+        return declared(bytes, encoding, CharsetSource::Meta);
+    }
+    let ascii = Encoding::ascii_valid_up_to(bytes) == bytes.len();
+    if ascii && memchr::memchr(0x1b, bytes).is_none() {
+        // Nothing to detect (an ESC could still start ISO-2022-JP, so that goes to the
+        // detector).
+        return finish(bytes, WINDOWS_1252, CharsetSource::Default);
+    }
+    let mut detector = chardetng::EncodingDetector::new();
+    let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
+    detector.feed(sample, sample.len() == bytes.len());
+    let tld = url.and_then(tld_of);
+    let encoding = detector.guess(tld.as_deref().map(str::as_bytes), true);
+    finish(bytes, encoding, CharsetSource::Detected)
+}
+
+/// Maps a label's encoding to the one we decode with, or `None` to ignore the declaration.
+fn usable(encoding: Option<&'static Encoding>) -> Option<&'static Encoding> {
+    match encoding {
+        Some(e) if e == REPLACEMENT => None,
+        Some(e) if e == X_USER_DEFINED => Some(WINDOWS_1252),
+        other => other,
+    }
+}
+
+/// Decodes with a declared encoding, unless the bytes prove the declaration wrong
+/// (valid non-ASCII UTF-8, or a declared UTF-16 without a BOM on bytes that are valid UTF-8).
+fn declared<'a>(
+    bytes: &'a [u8],
+    encoding: &'static Encoding,
+    source: CharsetSource,
+) -> Decoded<'a> {
+    if encoding != UTF_8 {
+        let valid_utf8 = Encoding::utf8_valid_up_to(bytes) == bytes.len();
+        let ascii = Encoding::ascii_valid_up_to(bytes) == bytes.len();
+        let utf16 = encoding == UTF_16LE || encoding == UTF_16BE;
+        if valid_utf8 && (!ascii || utf16) {
+            return finish(bytes, UTF_8, CharsetSource::Utf8Override);
+        }
+    }
+    finish(bytes, encoding, source)
+}
+
+fn finish<'a>(bytes: &'a [u8], encoding: &'static Encoding, source: CharsetSource) -> Decoded<'a> {
+    let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
+    Decoded {
+        text,
+        encoding,
+        source,
+        had_errors,
+    }
+}
+
+/// The URL host's last label, lowercased, as `chardetng` wants it (ASCII letters, digits and
+/// `-` only; `None` for IP addresses or anything odd).
+fn tld_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host_port.starts_with('[') {
+        return None; // IPv6 literal
+    }
+    let host = host_port.split(':').next()?.trim_end_matches('.');
+    let tld = host.rsplit('.').next()?.to_ascii_lowercase();
+    let plausible = !tld.is_empty()
+        && tld.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && !tld.bytes().all(|b| b.is_ascii_digit());
+    plausible.then_some(tld)
+}
+
+/// WHATWG "prescan a byte stream to determine its encoding" over the first
+/// [`PRESCAN_BYTES`] bytes: finds `<meta charset=…>` or
+/// `<meta http-equiv="content-type" content="…charset=…">`, skipping comments and the
+/// attributes of other tags as a browser does. UTF-16 answers become UTF-8 and
+/// `x-user-defined` becomes windows-1252, per the standard.
+pub fn prescan_meta(head: &[u8]) -> Option<&'static Encoding> {
+    let b = head.get(..PRESCAN_BYTES).unwrap_or(head);
+    let mut pos = 0usize;
+    while pos < b.len() {
+        let rest = b.get(pos..).unwrap_or_default();
+        if rest.starts_with(b"<!--") {
+            // The first '>' preceded by "--", which may overlap the opening "<!--".
+            let mut j = pos + 4;
+            loop {
+                let &c = b.get(j)?;
+                if c == b'>' && b.get(j - 1) == Some(&b'-') && b.get(j - 2) == Some(&b'-') {
+                    break;
+                }
+                j += 1;
+            }
+            pos = j + 1;
+            continue;
+        }
+        if starts_with_ignore_case(rest, b"<meta")
+            && rest.get(5).is_some_and(|&c| is_space(c) || c == b'/')
+        {
+            pos += 6;
+            match meta_element(b, &mut pos)? {
+                Some(encoding) => return Some(encoding),
+                None => {
+                    pos += 1;
+                    continue;
+                }
+            }
+        }
+        let tag_start = match rest {
+            [b'<', c, ..] if c.is_ascii_alphabetic() => Some(1),
+            [b'<', b'/', c, ..] if c.is_ascii_alphabetic() => Some(2),
+            _ => None,
+        };
+        if let Some(skip) = tag_start {
+            pos += skip;
+            while b.get(pos).is_some_and(|&c| !is_space(c) && c != b'>') {
+                pos += 1;
+            }
+            if pos >= b.len() {
+                return None;
+            }
+            while get_attribute(b, &mut pos)?.is_some() {}
+            pos += 1;
+            continue;
+        }
+        if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
+            let gt = memchr::memchr(b'>', b.get(pos + 2..).unwrap_or_default())?;
+            pos += 2 + gt + 1;
+            continue;
+        }
+        pos += 1;
+    }
+    None
+}
+
+/// The attributes of one `<meta>` element. Outer `None`: input ended (abort the prescan).
+/// Inner `None`: this meta declares nothing usable.
+#[allow(clippy::option_option)]
+fn meta_element(b: &[u8], pos: &mut usize) -> Option<Option<&'static Encoding>> {
+    let mut seen: Vec<Vec<u8>> = Vec::new();
+    let mut got_pragma = false;
+    // None: no decision yet; Some(true): needs http-equiv; Some(false): charset attribute.
+    let mut need_pragma: Option<bool> = None;
+    let mut charset: Option<&'static Encoding> = None;
+    while let Some((name, value)) = get_attribute(b, pos)? {
+        if seen.contains(&name) {
+            continue;
+        }
+        match name.as_slice() {
+            b"http-equiv" if value == b"content-type" => got_pragma = true,
+            b"content" if charset.is_none() => {
+                if let Some(e) = charset_from_content(&value) {
+                    charset = Some(e);
+                    need_pragma = Some(true);
+                }
+            }
+            b"charset" => {
+                charset = Encoding::for_label(&value);
+                need_pragma = Some(false);
+            }
+            _ => {}
+        }
+        seen.push(name);
+    }
+    let answer = match (need_pragma, charset) {
+        (None, _) | (_, None) => None,
+        (Some(true), Some(_)) if !got_pragma => None,
+        (_, Some(e)) if e == UTF_16BE || e == UTF_16LE => Some(UTF_8),
+        (_, Some(e)) if e == X_USER_DEFINED => Some(WINDOWS_1252),
+        (_, Some(e)) => Some(e),
+    };
+    Some(answer)
+}
+
+/// WHATWG "get an attribute" (names and values lowercased). Outer `None`: end of input;
+/// inner `None`: no more attributes (at `>`).
+#[allow(clippy::option_option, clippy::type_complexity)]
+fn get_attribute(b: &[u8], pos: &mut usize) -> Option<Option<(Vec<u8>, Vec<u8>)>> {
+    while is_space(*b.get(*pos)?) || *b.get(*pos)? == b'/' {
+        *pos += 1;
+    }
+    if *b.get(*pos)? == b'>' {
+        return Some(None);
+    }
+    let mut name = Vec::new();
+    let mut value = Vec::new();
+    // Name.
+    loop {
+        let c = *b.get(*pos)?;
+        if c == b'=' && !name.is_empty() {
+            *pos += 1;
+            break;
+        } else if is_space(c) {
+            // Spaces, then maybe '='.
+            while is_space(*b.get(*pos)?) {
+                *pos += 1;
+            }
+            if *b.get(*pos)? != b'=' {
+                return Some(Some((name, value)));
+            }
+            *pos += 1;
+            break;
+        } else if c == b'/' || c == b'>' {
+            return Some(Some((name, value)));
+        }
+        name.push(c.to_ascii_lowercase());
+        *pos += 1;
+    }
+    // Value.
+    while is_space(*b.get(*pos)?) {
+        *pos += 1;
+    }
+    let c = *b.get(*pos)?;
+    if c == b'"' || c == b'\'' {
+        loop {
+            *pos += 1;
+            let d = *b.get(*pos)?;
+            if d == c {
+                *pos += 1;
+                return Some(Some((name, value)));
+            }
+            value.push(d.to_ascii_lowercase());
+        }
+    }
+    if c == b'>' {
+        return Some(Some((name, value)));
+    }
+    value.push(c.to_ascii_lowercase());
+    *pos += 1;
+    loop {
+        let c = *b.get(*pos)?;
+        if is_space(c) || c == b'>' {
+            return Some(Some((name, value)));
+        }
+        value.push(c.to_ascii_lowercase());
+        *pos += 1;
+    }
+}
+
+/// WHATWG "extract a character encoding from a meta element" for a `content` value.
+fn charset_from_content(value: &[u8]) -> Option<&'static Encoding> {
+    let mut pos = 0usize;
+    loop {
+        let rest = value.get(pos..)?;
+        // Values come lowercased from `get_attribute`.
+        let found = memchr::memmem::find(rest, b"charset")?;
+        pos += found + 7;
+        while value.get(pos).is_some_and(|&c| is_space(c)) {
+            pos += 1;
+        }
+        if value.get(pos) != Some(&b'=') {
+            continue;
+        }
+        pos += 1;
+        while value.get(pos).is_some_and(|&c| is_space(c)) {
+            pos += 1;
+        }
+        let rest = value.get(pos..)?;
+        let label = match rest.first()? {
+            &q @ (b'"' | b'\'') => {
+                let inner = rest.get(1..)?;
+                let end = memchr::memchr(q, inner)?;
+                inner.get(..end)?
+            }
+            _ => {
+                let end = rest
+                    .iter()
+                    .position(|&c| is_space(c) || c == b';')
+                    .unwrap_or(rest.len());
+                rest.get(..end)?
+            }
+        };
+        return Encoding::for_label(label);
+    }
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+fn starts_with_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    hay.get(..needle.len())
+        .is_some_and(|h| h.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use encoding_rs::{ISO_8859_2, SHIFT_JIS, UTF_16LE, WINDOWS_1251};
+    use proptest::prelude::*;
+
+    fn sjis(text: &str) -> Vec<u8> {
+        let (bytes, _, had_errors) = SHIFT_JIS.encode(text);
+        assert!(!had_errors);
+        bytes.into_owned()
+    }
+
+    const JAPANESE: &str = "日本語のテキストです。これは文字コードの判定を試すための文章で、\
+        ひらがなとカタカナと漢字が混ざっています。東京都の天気は晴れ、明日は雨が降るでしょう。\
+        私たちは毎日新しいことを学び、本を読み、友達と話します。";
+
+    #[test]
+    fn bom_wins_over_http_and_meta() {
+        let bytes = b"\xef\xbb\xbf<meta charset=iso-8859-2><p>\xc3\xa9</p>";
+        let d = decode(bytes, Some("windows-1251"), None);
+        assert_eq!(d.source, CharsetSource::Bom);
+        assert_eq!(d.encoding, UTF_8);
+        assert_eq!(d.text, "<meta charset=iso-8859-2><p>é</p>");
+        assert!(matches!(d.text, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn utf16le_bom() {
+        let mut bytes = vec![0xff, 0xfe];
+        for u in "<p>Grüße</p>".encode_utf16() {
+            bytes.extend_from_slice(&u.to_le_bytes());
+        }
+        let d = decode(&bytes, Some("iso-8859-1"), None);
+        assert_eq!((d.encoding, d.source), (UTF_16LE, CharsetSource::Bom));
+        assert_eq!(d.text, "<p>Grüße</p>");
+    }
+
+    #[test]
+    fn http_charset_beats_meta() {
+        let bytes = b"<meta charset=iso-8859-2><p>\xe8</p>";
+        let d = decode(bytes, Some("windows-1251"), None);
+        assert_eq!((d.encoding, d.source), (WINDOWS_1251, CharsetSource::Http));
+        assert_eq!(d.text, "<meta charset=iso-8859-2><p>и</p>");
+    }
+
+    #[test]
+    fn meta_used_when_http_missing_or_unknown() {
+        let bytes = b"<meta charset=iso-8859-2><p>\xe8</p>";
+        for http in [None, Some("no-such-charset"), Some("")] {
+            let d = decode(bytes, http, None);
+            assert_eq!((d.encoding, d.source), (ISO_8859_2, CharsetSource::Meta));
+            assert_eq!(d.text, "<meta charset=iso-8859-2><p>č</p>");
+        }
+    }
+
+    #[test]
+    fn windows_1252_bytes_declared_latin1_decode_via_http() {
+        let d = decode(b"<p>caf\xe9 \x93q\x94</p>", Some("ISO-8859-1"), None);
+        assert_eq!(d.source, CharsetSource::Http);
+        assert_eq!(d.encoding, WINDOWS_1252);
+        assert_eq!(d.text, "<p>café \u{201c}q\u{201d}</p>");
+    }
+
+    #[test]
+    fn utf8_page_declaring_latin1_is_overridden() {
+        let bytes = "<p>café</p>".as_bytes();
+        let d = decode(bytes, Some("iso-8859-1"), None);
+        assert_eq!((d.encoding, d.source), (UTF_8, CharsetSource::Utf8Override));
+        assert_eq!(d.text, "<p>café</p>");
+        assert!(matches!(d.text, Cow::Borrowed(_)));
+        let meta = "<meta charset=\"shift_jis\"><p>日本</p>".as_bytes();
+        let d = decode(meta, None, None);
+        assert_eq!((d.encoding, d.source), (UTF_8, CharsetSource::Utf8Override));
+    }
+
+    #[test]
+    fn ascii_page_keeps_declared_charset_and_borrows() {
+        let d = decode(b"<p>plain</p>", Some("iso-8859-2"), None);
+        assert_eq!((d.encoding, d.source), (ISO_8859_2, CharsetSource::Http));
+        assert!(matches!(d.text, Cow::Borrowed("<p>plain</p>")));
+        let d = decode(b"<p>plain</p>", None, None);
+        assert_eq!(
+            (d.encoding, d.source),
+            (WINDOWS_1252, CharsetSource::Default)
+        );
+        assert!(matches!(d.text, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn declared_utf16_without_bom_on_utf8_bytes_is_overridden() {
+        let d = decode(b"<p>ascii</p>", Some("utf-16le"), None);
+        assert_eq!((d.encoding, d.source), (UTF_8, CharsetSource::Utf8Override));
+        // From meta, UTF-16 means UTF-8 by WHATWG rules.
+        assert_eq!(prescan_meta(b"<meta charset=utf-16>"), Some(UTF_8));
+    }
+
+    #[test]
+    fn x_user_defined_and_replacement_labels() {
+        let d = decode(b"<p>\xe9</p>", Some("x-user-defined"), None);
+        assert_eq!((d.encoding, d.source), (WINDOWS_1252, CharsetSource::Http));
+        assert_eq!(d.text, "<p>é</p>");
+        assert_eq!(
+            prescan_meta(b"<meta charset=x-user-defined>"),
+            Some(WINDOWS_1252)
+        );
+        // iso-2022-kr maps to the replacement encoding: ignored, detection runs instead.
+        let d = decode("<p>é</p>".as_bytes(), Some("iso-2022-kr"), None);
+        assert_eq!((d.encoding, d.source), (UTF_8, CharsetSource::Detected));
+    }
+
+    #[test]
+    fn invalid_utf8_declared_utf8_uses_replacement() {
+        let d = decode(b"<p>\xff</p>", Some("utf-8"), None);
+        assert_eq!((d.encoding, d.source), (UTF_8, CharsetSource::Http));
+        assert_eq!(d.text, "<p>\u{fffd}</p>");
+        assert!(d.had_errors);
+    }
+
+    #[test]
+    fn shift_jis_page_with_meta() {
+        let mut bytes = b"<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=Shift_JIS\"></head><body><p>".to_vec();
+        bytes.extend(sjis(JAPANESE));
+        bytes.extend_from_slice(b"</p></body></html>");
+        let d = decode(&bytes, None, Some("http://example.com/"));
+        assert_eq!((d.encoding, d.source), (SHIFT_JIS, CharsetSource::Meta));
+        assert!(d.text.contains(JAPANESE));
+    }
+
+    #[test]
+    fn undeclared_shift_jis_is_detected_with_jp_tld() {
+        let mut bytes = b"<html><body><p>".to_vec();
+        bytes.extend(sjis(JAPANESE));
+        bytes.extend_from_slice(b"</p></body></html>");
+        let d = decode(
+            &bytes,
+            None,
+            Some("https://www.example.co.jp:8080/page?q=1"),
+        );
+        assert_eq!((d.encoding, d.source), (SHIFT_JIS, CharsetSource::Detected));
+        assert!(d.text.contains(JAPANESE));
+    }
+
+    #[test]
+    fn undeclared_utf8_is_detected() {
+        let d = decode(
+            "<p>Grüße aus Köln</p>".as_bytes(),
+            None,
+            Some("http://x.de/"),
+        );
+        assert_eq!((d.encoding, d.source), (UTF_8, CharsetSource::Detected));
+        assert!(matches!(d.text, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn tld_extraction() {
+        assert_eq!(
+            tld_of("https://www.example.co.jp:8080/x").as_deref(),
+            Some("jp")
+        );
+        assert_eq!(tld_of("http://user@EXAMPLE.DE./").as_deref(), Some("de"));
+        assert_eq!(tld_of("http://127.0.0.1/"), None);
+        assert_eq!(tld_of("http://[::1]:80/"), None);
+        assert_eq!(tld_of("http://xn--p1ai/").as_deref(), Some("xn--p1ai"));
+        assert_eq!(tld_of("http://bad_host.c\u{f6}m/"), None);
+        assert_eq!(tld_of(""), None);
+    }
+
+    #[test]
+    fn prescan_finds_meta_charset_forms() {
+        assert_eq!(
+            prescan_meta(b"<meta charset=\"windows-1251\">"),
+            Some(WINDOWS_1251)
+        );
+        assert_eq!(prescan_meta(b"<META CHARSET='Shift_JIS'>"), Some(SHIFT_JIS));
+        assert_eq!(
+            prescan_meta(b"<meta charset=iso-8859-2/>"),
+            None,
+            "label includes '/'"
+        );
+        assert_eq!(
+            prescan_meta(b"<meta charset=iso-8859-2 />"),
+            Some(ISO_8859_2)
+        );
+        // content before http-equiv.
+        assert_eq!(
+            prescan_meta(
+                b"<meta content=\"text/html; charset=koi8-r\" http-equiv=\"Content-Type\">"
+            ),
+            Some(encoding_rs::KOI8_R)
+        );
+        // content without http-equiv is not a pragma.
+        assert_eq!(
+            prescan_meta(b"<meta content=\"text/html; charset=koi8-r\">"),
+            None
+        );
+        // charset= inside content with quotes and spaces.
+        assert_eq!(
+            prescan_meta(
+                b"<meta http-equiv=content-type content='text/html;charset = \"EUC-JP\" '>"
+            ),
+            Some(encoding_rs::EUC_JP)
+        );
+        // The first meta that declares something usable wins.
+        assert_eq!(
+            prescan_meta(b"<meta name=x><meta charset=bogus><meta charset=utf-8>"),
+            Some(UTF_8)
+        );
+        // Duplicate attributes: the first one counts.
+        assert_eq!(
+            prescan_meta(b"<meta charset=koi8-r charset=utf-8>"),
+            Some(encoding_rs::KOI8_R)
+        );
+    }
+
+    #[test]
+    fn prescan_skips_comments_and_other_tags() {
+        assert_eq!(
+            prescan_meta(b"<!-- <meta charset=koi8-r> --><meta charset=utf-8>"),
+            Some(UTF_8)
+        );
+        // "<!-->" is a whole comment.
+        assert_eq!(
+            prescan_meta(b"<!--><meta charset=koi8-r>"),
+            Some(encoding_rs::KOI8_R)
+        );
+        // An unclosed comment hides everything after it.
+        assert_eq!(prescan_meta(b"<!-- <meta charset=koi8-r>"), None);
+        // A meta inside another tag's attribute value is not a meta.
+        assert_eq!(
+            prescan_meta(b"<div title='<meta charset=koi8-r>'><meta charset=utf-8>"),
+            Some(UTF_8)
+        );
+        assert_eq!(
+            prescan_meta(b"<?xml version='1.0'?><!DOCTYPE html></p><meta charset=gbk>"),
+            Some(encoding_rs::GBK)
+        );
+        assert_eq!(prescan_meta(b"<metal charset=koi8-r>"), None);
+    }
+
+    #[test]
+    fn prescan_looks_only_at_the_first_1024_bytes() {
+        let mut late = vec![b' '; 1100];
+        late.extend_from_slice(b"<meta charset=koi8-r>");
+        assert_eq!(prescan_meta(&late), None);
+        let mut early = vec![b' '; 1000];
+        early.extend_from_slice(b"<meta charset=koi8-r>");
+        assert_eq!(prescan_meta(&early), Some(encoding_rs::KOI8_R));
+    }
+
+    #[test]
+    fn source_names() {
+        let names: Vec<_> = [
+            CharsetSource::Bom,
+            CharsetSource::Http,
+            CharsetSource::Meta,
+            CharsetSource::Detected,
+            CharsetSource::Utf8Override,
+            CharsetSource::Default,
+        ]
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+        assert_eq!(
+            names,
+            [
+                "bom",
+                "http",
+                "meta",
+                "detected",
+                "utf8-override",
+                "default"
+            ]
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn decode_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..2048),
+                               label in proptest::option::of("[a-zA-Z0-9_-]{0,12}"),
+                               url in proptest::option::of(".{0,40}")) {
+            let d = decode(&bytes, label.as_deref(), url.as_deref());
+            // Valid UTF-8 input decoded as UTF-8 is unchanged.
+            if d.encoding == UTF_8 && !d.had_errors && d.source != CharsetSource::Bom {
+                prop_assert_eq!(d.text.as_bytes(), &bytes[..]);
+            }
+        }
+
+        #[test]
+        fn prescan_never_panics(bytes in proptest::collection::vec(
+            prop_oneof![Just(b'<'), Just(b'>'), Just(b'-'), Just(b'!'), Just(b'='), Just(b'"'),
+                        Just(b'\''), Just(b' '), Just(b'/'), b'a'..=b'z'], 0..300),
+            words in proptest::collection::vec(prop_oneof![
+                Just(&b"<meta "[..]), Just(&b"charset"[..]), Just(&b"content"[..]),
+                Just(&b"http-equiv"[..]), Just(&b"utf-8"[..]), Just(&b"<!--"[..])], 0..8)) {
+            let mut input = words.concat();
+            input.extend_from_slice(&bytes);
+            let _ = prescan_meta(&input);
+            let _ = prescan_meta(&bytes);
+        }
+    }
+}

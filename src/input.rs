@@ -1,1 +1,1074 @@
-//! (being written)
+//! Input: open a path, stdin or an http(s) URL, detect its compression from the magic bytes,
+//! and hand out the *decompressed* WARC bytes as a [`BufRead`].
+//!
+//! Takes an [`InputSpec`] (parsed from a command-line argument by [`InputSpec::parse`]).
+//! Gives an [`Input`]: a `BufRead + Send` over the decompressed bytes that also answers
+//! [`Input::origin_of`], the offset in the *original* file to report for a record. For gzip
+//! that is the compressed offset of the gzip member holding the record, which is exactly the
+//! `offset` Common Crawl's CDX index stores, so a reported offset can be fed straight to an
+//! HTTP range request.
+//!
+//! Compression is told by magic bytes, never by file name: `1f 8b` is gzip, `28 b5 2f fd` is
+//! zstd, anything else is read as plain WARC.
+//!
+//! - **gzip** is read member by member (Common Crawl writes one member per record; a whole file
+//!   compressed as one member works too). Each member's (decompressed start, compressed start)
+//!   is remembered in a small deque, pruned as [`Input::origin_of`] moves forward. A corrupt or
+//!   truncated member surfaces as an `io::Error` naming the member's compressed offset; the
+//!   next read then resynchronises by scanning the compressed bytes for the next gzip member
+//!   header (`1f 8b 08`), so one damaged record does not end the file.
+//! - **zstd** (multi-frame, skippable frames ignored) is read with `zstd`'s streaming decoder.
+//!   Zstd frames carry no per-record index here, so `origin_of` returns the decompressed
+//!   position. Dictionary-compressed `.warc.zst` files (with the dictionary in a leading
+//!   skippable frame) are refused by the decoder with an error. After a zstd error the input
+//!   ends.
+//! - **plain** bytes pass through; `origin_of` is the position itself. After a read error the
+//!   input ends.
+//! - **http(s)** is streamed with no temporary file: a current-thread tokio runtime owned by
+//!   the `Input` drives a `reqwest` GET (connect timeout [`CONNECT_TIMEOUT`], per-read timeout
+//!   [`READ_TIMEOUT`], no total timeout since WARC files are large), and every read blocks on
+//!   that runtime. The compressed bytes then go through the same gzip/zstd/plain readers as a
+//!   file, so gzip member offsets and member resynchronisation work for URLs too. A non-2xx
+//!   status is an [`InputError::HttpStatus`]. URLs must be opened and read from a plain
+//!   thread, not from inside an async runtime (that is an error, not a panic). Loopback URLs
+//!   bypass any configured proxy.
+//!
+//! Buffers are [`BUFFER_SIZE`] (256 KiB) on both the compressed and the decompressed side:
+//! large enough that a typical Common Crawl record (header + HTML, tens of KiB) is handed out
+//! from one buffer, small enough to be irrelevant next to the worker threads' memory.
+//!
+//! ```no_run
+//! use std::io::BufRead;
+//! use warcsift::input::{open, InputSpec};
+//!
+//! let mut input = open(&InputSpec::parse("CC-MAIN-example.warc.gz"))?;
+//! let first = input.fill_buf()?.len();
+//! println!("{:?}, {first} bytes buffered", input.compression());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::time::Duration;
+
+use flate2::bufread::GzDecoder;
+
+/// Size of the compressed-side and decompressed-side buffers (see the module doc).
+pub const BUFFER_SIZE: usize = 256 * 1024;
+
+/// Time allowed to establish a connection for an http(s) input.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Time allowed between two successful reads of an http(s) body before the read fails.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Bound on remembered gzip members. Only members still in the decompressed buffer can be
+/// asked about, so this is only reached by pathological streams of tiny or empty members.
+const MAX_MEMBERS: usize = 4096;
+
+/// Where the WARC bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputSpec {
+    /// A file on disk.
+    Path(PathBuf),
+    /// Standard input (written `-` on the command line).
+    Stdin,
+    /// An `http://` or `https://` URL, streamed.
+    Url(String),
+}
+
+impl InputSpec {
+    /// Reads a command-line argument: `-` is stdin, `http://…` or `https://…` (scheme in any
+    /// case) is a URL, anything else is a path.
+    pub fn parse(s: &str) -> InputSpec {
+        if s == "-" {
+            return InputSpec::Stdin;
+        }
+        let lower = s.get(..8).unwrap_or(s).to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            InputSpec::Url(s.to_string())
+        } else {
+            InputSpec::Path(PathBuf::from(s))
+        }
+    }
+
+    /// A human-readable name for messages and output naming: the path, `stdin`, or the URL.
+    pub fn name(&self) -> String {
+        match self {
+            InputSpec::Path(p) => p.display().to_string(),
+            InputSpec::Stdin => "stdin".to_string(),
+            InputSpec::Url(u) => u.clone(),
+        }
+    }
+}
+
+impl fmt::Display for InputSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Compression of an input, told by its magic bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain, uncompressed bytes.
+    None,
+    /// gzip (`1f 8b`), one or many members.
+    Gzip,
+    /// zstd (`28 b5 2f fd`), one or many frames.
+    Zstd,
+}
+
+impl Compression {
+    /// Lower-case name for logs and stats: `none`, `gzip`, `zstd`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+        }
+    }
+}
+
+/// Tells the compression from the first bytes of a stream (fewer than 4 bytes is fine).
+pub fn detect(magic: &[u8]) -> Compression {
+    if magic.starts_with(&[0x1f, 0x8b]) {
+        Compression::Gzip
+    } else if magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Compression::Zstd
+    } else {
+        Compression::None
+    }
+}
+
+/// Why an input could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The file could not be opened.
+    #[error("cannot open {}: {source}", .path.display())]
+    Open {
+        /// The path given.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: io::Error,
+    },
+    /// The first bytes (used to detect compression) could not be read.
+    #[error("cannot read the first bytes of {name}: {source}")]
+    Read {
+        /// Input name.
+        name: String,
+        /// The reason.
+        source: io::Error,
+    },
+    /// The zstd decoder could not be set up.
+    #[error("cannot start a zstd decoder for {name}: {source}")]
+    Zstd {
+        /// Input name.
+        name: String,
+        /// The reason.
+        source: io::Error,
+    },
+    /// The server answered with a status outside 200..=299.
+    #[error("GET {url} answered with HTTP status {status}, not a success (2xx) status")]
+    HttpStatus {
+        /// The URL requested.
+        url: String,
+        /// The status code received.
+        status: u16,
+    },
+    /// The request could not be made or its response could not be read.
+    #[error("GET {url} failed: {message}")]
+    HttpTransport {
+        /// The URL requested.
+        url: String,
+        /// The error and its causes, joined with `: `.
+        message: String,
+    },
+    /// A URL was opened from inside an async runtime, where blocking reads are not allowed.
+    #[error("cannot open {url} from inside an async runtime; open URLs from a plain thread")]
+    InsideAsyncRuntime {
+        /// The URL requested.
+        url: String,
+    },
+    /// The runtime for http inputs could not be created.
+    #[error("cannot start the I/O runtime needed to read {url}: {source}")]
+    Runtime {
+        /// The URL requested.
+        url: String,
+        /// The reason.
+        source: io::Error,
+    },
+}
+
+/// Opens an input and sets up decompression by magic bytes. See the module doc.
+pub fn open(spec: &InputSpec) -> Result<Input, InputError> {
+    match spec {
+        InputSpec::Path(path) => {
+            let file = File::open(path).map_err(|source| InputError::Open {
+                path: path.clone(),
+                source,
+            })?;
+            Input::from_reader(spec.name(), file)
+        }
+        InputSpec::Stdin => Input::from_reader(spec.name(), io::stdin()),
+        InputSpec::Url(url) => {
+            let body = HttpBody::get(url)?;
+            Input::from_reader(spec.name(), body)
+        }
+    }
+}
+
+/// The decompressed bytes of one input; see the module doc.
+pub struct Input {
+    name: String,
+    compression: Compression,
+    inner: Inner,
+    position: u64,
+    /// Set after a read error on a source that cannot resynchronise: later reads see EOF.
+    failed: bool,
+}
+
+enum Inner {
+    Plain(RawBuf),
+    Gzip(BufReader<GzMembers>),
+    Zstd(BufReader<zstd::stream::read::Decoder<'static, RawBuf>>),
+}
+
+impl fmt::Debug for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input")
+            .field("name", &self.name)
+            .field("compression", &self.compression)
+            .field("position", &self.position)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Input {
+    /// Wraps any byte source (a file, stdin, an in-memory buffer in tests), detecting its
+    /// compression from the first bytes. `name` is used in error messages.
+    pub fn from_reader<R: Read + Send + 'static>(
+        name: impl Into<String>,
+        reader: R,
+    ) -> Result<Input, InputError> {
+        let name = name.into();
+        let mut raw = RawBuf::new(Box::new(reader));
+        let compression = match raw.peek(4) {
+            Ok(magic) => detect(magic),
+            Err(source) => return Err(InputError::Read { name, source }),
+        };
+        let inner = match compression {
+            Compression::None => Inner::Plain(raw),
+            Compression::Gzip => {
+                Inner::Gzip(BufReader::with_capacity(BUFFER_SIZE, GzMembers::new(raw)))
+            }
+            Compression::Zstd => {
+                let decoder = zstd::stream::read::Decoder::with_buffer(raw).map_err(|source| {
+                    InputError::Zstd {
+                        name: name.clone(),
+                        source,
+                    }
+                })?;
+                Inner::Zstd(BufReader::with_capacity(BUFFER_SIZE, decoder))
+            }
+        };
+        Ok(Input {
+            name,
+            compression,
+            inner,
+            position: 0,
+            failed: false,
+        })
+    }
+
+    /// The compression detected at open.
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// The input's name (path, `stdin` or URL).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Decompressed bytes handed out so far (read or consumed).
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// The offset to report for a record starting at decompressed position `decompressed_pos`:
+    /// for gzip, the compressed offset of the member in which that position lies; for plain
+    /// and zstd inputs, the position itself.
+    ///
+    /// Positions must be asked in non-decreasing order and must not lie beyond bytes already
+    /// buffered (ask after peeking the record's first bytes); members before the asked
+    /// position are forgotten.
+    pub fn origin_of(&mut self, decompressed_pos: u64) -> u64 {
+        match &mut self.inner {
+            Inner::Gzip(r) => r.get_mut().origin_of(decompressed_pos),
+            Inner::Plain(_) | Inner::Zstd(_) => decompressed_pos,
+        }
+    }
+
+    fn inner_fill_buf(&mut self) -> io::Result<&[u8]> {
+        match &mut self.inner {
+            Inner::Plain(r) => r.fill_buf(),
+            Inner::Gzip(r) => r.fill_buf(),
+            Inner::Zstd(r) => r.fill_buf(),
+        }
+    }
+}
+
+impl BufRead for Input {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.failed {
+            return Ok(&[]);
+        }
+        // Check for an error first, then borrow the (already filled) buffer for the caller.
+        if let Err(e) = self.inner_fill_buf() {
+            let resumable =
+                e.kind() == io::ErrorKind::Interrupted || matches!(self.inner, Inner::Gzip(_));
+            if resumable {
+                return Err(e);
+            }
+            self.failed = true;
+            return Err(io::Error::new(
+                e.kind(),
+                format!(
+                    "reading {} failed at decompressed byte {}: {e}",
+                    self.name, self.position
+                ),
+            ));
+        }
+        self.inner_fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if self.failed {
+            return;
+        }
+        let available = match &mut self.inner {
+            Inner::Plain(r) => r.available(),
+            Inner::Gzip(r) => r.buffer().len(),
+            Inner::Zstd(r) => r.buffer().len(),
+        };
+        let amt = amt.min(available);
+        match &mut self.inner {
+            Inner::Plain(r) => r.consume(amt),
+            Inner::Gzip(r) => r.consume(amt),
+            Inner::Zstd(r) => r.consume(amt),
+        }
+        self.position += amt as u64;
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        if let (Some(dst), Some(src)) = (buf.get_mut(..n), available.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+/// A buffered reader over the raw (possibly compressed) bytes that counts what was consumed
+/// and can peek a few bytes across a refill (for magic detection and gzip resynchronisation).
+struct RawBuf {
+    inner: Box<dyn Read + Send>,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+    consumed: u64,
+}
+
+impl RawBuf {
+    fn new(inner: Box<dyn Read + Send>) -> RawBuf {
+        RawBuf {
+            inner,
+            buf: vec![0; BUFFER_SIZE].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            consumed: 0,
+        }
+    }
+
+    fn available(&self) -> usize {
+        self.end - self.start
+    }
+
+    fn buffered(&self) -> &[u8] {
+        self.buf.get(self.start..self.end).unwrap_or(&[])
+    }
+
+    /// Returns at least `n` buffered bytes unless the source ends first (then all that is
+    /// left). `n` is capped at the buffer size.
+    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        let n = n.min(self.buf.len());
+        while self.available() < n {
+            if self.start > 0 {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+            }
+            let Some(space) = self.buf.get_mut(self.end..) else {
+                break;
+            };
+            match self.inner.read(space) {
+                Ok(0) => break,
+                Ok(got) => self.end += got.min(space.len()),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.buffered())
+    }
+}
+
+impl Read for RawBuf {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        if let (Some(dst), Some(src)) = (out.get_mut(..n), available.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for RawBuf {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.start >= self.end {
+            self.start = 0;
+            self.end = 0;
+            let got = self.inner.read(&mut self.buf)?;
+            self.end = got.min(self.buf.len());
+        }
+        Ok(self.buffered())
+    }
+
+    fn consume(&mut self, amt: usize) {
+        let amt = amt.min(self.available());
+        self.start += amt;
+        self.consumed += amt as u64;
+    }
+}
+
+/// Where one gzip member starts, in decompressed and compressed coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Member {
+    decompressed: u64,
+    compressed: u64,
+}
+
+enum GzState {
+    /// Inside a member that starts at compressed offset `start`.
+    Member {
+        decoder: Box<GzDecoder<RawBuf>>,
+        start: u64,
+    },
+    /// A member just ended; the next read starts another one or reports the end.
+    Between(RawBuf),
+    /// A member failed; the next read scans for the next member header.
+    Resync(RawBuf),
+    /// End of input.
+    Done,
+}
+
+/// Decompresses a gzip stream member by member, remembering where each member starts.
+struct GzMembers {
+    state: GzState,
+    /// Decompressed bytes produced so far.
+    produced: u64,
+    members: VecDeque<Member>,
+}
+
+impl GzMembers {
+    fn new(raw: RawBuf) -> GzMembers {
+        GzMembers {
+            state: GzState::Between(raw),
+            produced: 0,
+            members: VecDeque::new(),
+        }
+    }
+
+    fn start_member(&mut self, raw: RawBuf) {
+        let member = Member {
+            decompressed: self.produced,
+            compressed: raw.consumed,
+        };
+        // Members that produced nothing cannot contain a position: keep only the last one.
+        if self
+            .members
+            .back()
+            .is_some_and(|m| m.decompressed == member.decompressed)
+        {
+            self.members.pop_back();
+        }
+        if self.members.len() >= MAX_MEMBERS {
+            self.members.pop_front();
+        }
+        self.members.push_back(member);
+        self.state = GzState::Member {
+            decoder: Box::new(GzDecoder::new(raw)),
+            start: member.compressed,
+        };
+    }
+
+    fn origin_of(&mut self, pos: u64) -> u64 {
+        while self.members.get(1).is_some_and(|m| m.decompressed <= pos) {
+            self.members.pop_front();
+        }
+        self.members.front().map_or(0, |m| m.compressed)
+    }
+
+    /// Scans for the next plausible member header (`1f 8b 08`, reserved flag bits clear).
+    /// Returns the reader positioned at it, or `None` at end of input.
+    fn resync(mut raw: RawBuf) -> io::Result<Option<RawBuf>> {
+        loop {
+            let buf = raw.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let Some(i) = memchr::memchr(0x1f, buf) else {
+                let n = buf.len();
+                raw.consume(n);
+                continue;
+            };
+            raw.consume(i);
+            let head = raw.peek(4)?;
+            if head.len() < 4 {
+                // Too short to be a member: nothing more can follow.
+                let n = head.len();
+                raw.consume(n);
+                return Ok(None);
+            }
+            if head.starts_with(&[0x1f, 0x8b, 0x08]) && head.get(3).is_some_and(|f| f & 0xe0 == 0) {
+                return Ok(Some(raw));
+            }
+            raw.consume(1);
+        }
+    }
+}
+
+impl Read for GzMembers {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match std::mem::replace(&mut self.state, GzState::Done) {
+                GzState::Member { mut decoder, start } => match decoder.read(buf) {
+                    Ok(0) => self.state = GzState::Between(decoder.into_inner()),
+                    Ok(n) => {
+                        self.produced += n as u64;
+                        self.state = GzState::Member { decoder, start };
+                        return Ok(n);
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                        self.state = GzState::Member { decoder, start };
+                        return Err(e);
+                    }
+                    Err(e) => {
+                        let what = if e.kind() == io::ErrorKind::UnexpectedEof {
+                            "is truncated"
+                        } else {
+                            "is corrupt"
+                        };
+                        self.state = GzState::Resync(decoder.into_inner());
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            format!("the gzip member at compressed offset {start} {what} ({e})"),
+                        ));
+                    }
+                },
+                GzState::Between(mut raw) => match raw.fill_buf() {
+                    Ok([]) => return Ok(0),
+                    Ok(_) => self.start_member(raw),
+                    Err(e) => {
+                        self.state = GzState::Between(raw);
+                        return Err(e);
+                    }
+                },
+                GzState::Resync(raw) => match Self::resync(raw)? {
+                    Some(raw) => self.start_member(raw),
+                    None => return Ok(0),
+                },
+                GzState::Done => return Ok(0),
+            }
+        }
+    }
+}
+
+/// The body of an http(s) GET, read synchronously by blocking on a runtime this value owns.
+///
+/// `tokio_util::io::SyncIoBridge` is not used: it blocks through a runtime `Handle`, which
+/// cannot drive I/O on a current-thread runtime; calling `Runtime::block_on` directly can.
+struct HttpBody {
+    runtime: Option<tokio::runtime::Runtime>,
+    body: Option<Pin<Box<dyn tokio::io::AsyncRead + Send>>>,
+}
+
+impl HttpBody {
+    fn get(url: &str) -> Result<HttpBody, InputError> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(InputError::InsideAsyncRuntime {
+                url: url.to_string(),
+            });
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(|source| InputError::Runtime {
+                url: url.to_string(),
+                source,
+            })?;
+        let transport = |e: reqwest::Error| InputError::HttpTransport {
+            url: url.to_string(),
+            message: error_chain(&e),
+        };
+        let mut builder = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(READ_TIMEOUT);
+        if is_loopback_url(url) {
+            builder = builder.no_proxy();
+        }
+        let client = builder.build().map_err(transport)?;
+        // The request future arms timers when created, so create it inside the runtime.
+        let response = runtime
+            .block_on(async { client.get(url).send().await })
+            .map_err(transport)?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(InputError::HttpStatus {
+                url: url.to_string(),
+                status: status.as_u16(),
+            });
+        }
+        let owned_url = url.to_string();
+        let stream = futures_util::StreamExt::map(response.bytes_stream(), move |chunk| {
+            chunk.map_err(|e| {
+                io::Error::other(format!(
+                    "reading the body of {owned_url} failed: {}",
+                    error_chain(&e)
+                ))
+            })
+        });
+        let body: Pin<Box<dyn tokio::io::AsyncRead + Send>> =
+            Box::pin(tokio_util::io::StreamReader::new(stream));
+        Ok(HttpBody {
+            runtime: Some(runtime),
+            body: Some(body),
+        })
+    }
+}
+
+impl Read for HttpBody {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let (Some(runtime), Some(body)) = (&self.runtime, &mut self.body) else {
+            return Ok(0);
+        };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(io::Error::other(
+                "an http input cannot be read from inside an async runtime",
+            ));
+        }
+        runtime.block_on(tokio::io::AsyncReadExt::read(body, buf))
+    }
+}
+
+impl Drop for HttpBody {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            {
+                // Drop the connection inside the runtime's context, then stop the runtime
+                // without blocking (safe even if dropped from an async context).
+                let _guard = runtime.enter();
+                self.body = None;
+            }
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// True for `http(s)://localhost…`, `http(s)://127.x.x.x…` and `http(s)://[::1]…`.
+fn is_loopback_url(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host_port.starts_with('[') {
+        host_port
+            .split_once(']')
+            .map_or(host_port, |(h, _)| h)
+            .trim_start_matches('[')
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host == "::1"
+        || host
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// An error and its causes, joined with `: ` (reqwest's own message alone is terse).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = cause.source();
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::write::GzEncoder;
+    use proptest::prelude::*;
+    use std::io::{Cursor, Write};
+    use std::net::TcpListener;
+
+    pub(crate) fn gzip_member(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// Reads everything, collecting the data and the error messages (at most 100).
+    fn drain(input: &mut Input) -> (Vec<u8>, Vec<String>) {
+        let mut data = Vec::new();
+        let mut errors = Vec::new();
+        while errors.len() < 100 {
+            match input.fill_buf() {
+                Ok([]) => break,
+                Ok(buf) => {
+                    let n = buf.len();
+                    data.extend_from_slice(buf);
+                    input.consume(n);
+                }
+                Err(e) => errors.push(e.to_string()),
+            }
+        }
+        (data, errors)
+    }
+
+    #[test]
+    fn spec_parsing_and_names() {
+        assert_eq!(InputSpec::parse("-"), InputSpec::Stdin);
+        assert_eq!(
+            InputSpec::parse("HTTPS://x/a.warc.gz"),
+            InputSpec::Url("HTTPS://x/a.warc.gz".into())
+        );
+        assert_eq!(
+            InputSpec::parse("http://x"),
+            InputSpec::Url("http://x".into())
+        );
+        assert_eq!(InputSpec::parse("a.warc"), InputSpec::Path("a.warc".into()));
+        assert_eq!(
+            InputSpec::parse("httpfile"),
+            InputSpec::Path("httpfile".into())
+        );
+        assert_eq!(InputSpec::Stdin.name(), "stdin");
+        assert_eq!(InputSpec::parse("dir/a.warc").to_string(), "dir/a.warc");
+    }
+
+    #[test]
+    fn magic_detection() {
+        assert_eq!(detect(&[0x1f, 0x8b, 8, 0]), Compression::Gzip);
+        assert_eq!(detect(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);
+        assert_eq!(detect(b"WARC/1.0"), Compression::None);
+        assert_eq!(detect(&[0x1f]), Compression::None);
+        assert_eq!(detect(&[]), Compression::None);
+        assert_eq!(Compression::Gzip.as_str(), "gzip");
+    }
+
+    #[test]
+    fn plain_file_and_missing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.warc");
+        std::fs::write(&path, b"WARC/1.0\r\nhello").unwrap();
+        let mut input = open(&InputSpec::Path(path)).unwrap();
+        assert_eq!(input.compression(), Compression::None);
+        let (data, errors) = drain(&mut input);
+        assert_eq!((&data[..], errors.len()), (&b"WARC/1.0\r\nhello"[..], 0));
+        assert_eq!(input.position(), 15);
+        assert_eq!(input.origin_of(10), 10);
+
+        let missing = dir.path().join("nope.warc.gz");
+        let err = open(&InputSpec::Path(missing.clone())).unwrap_err();
+        assert!(matches!(err, InputError::Open { .. }));
+        assert!(err
+            .to_string()
+            .starts_with(&format!("cannot open {}: ", missing.display())));
+    }
+
+    #[test]
+    fn empty_input_is_plain_and_empty() {
+        let mut input = Input::from_reader("empty", std::io::empty()).unwrap();
+        assert_eq!(input.compression(), Compression::None);
+        assert_eq!(drain(&mut input).0.len(), 0);
+    }
+
+    #[test]
+    fn gzip_members_report_compressed_offsets() {
+        let parts: [&[u8]; 3] = [b"first record\n", b"", b"third record, a bit longer\n"];
+        let members: Vec<Vec<u8>> = parts.iter().map(|p| gzip_member(p)).collect();
+        let file = members.concat();
+        let mut input = Input::from_reader("mem", Cursor::new(file)).unwrap();
+        assert_eq!(input.compression(), Compression::Gzip);
+        let (data, errors) = drain(&mut input);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(data, parts.concat());
+        let second_start = members[0].len() as u64;
+        let third_start = second_start + members[1].len() as u64;
+        assert_eq!(input.origin_of(0), 0);
+        assert_eq!(input.origin_of(5), 0);
+        // The empty member holds no position: position 13 is in the third member.
+        assert_eq!(input.origin_of(13), third_start);
+        assert_eq!(input.origin_of(20), third_start);
+    }
+
+    #[test]
+    fn whole_file_as_one_gzip_member() {
+        let data: Vec<u8> = (0..300_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let mut input = Input::from_reader("one", Cursor::new(gzip_member(&data))).unwrap();
+        let (out, errors) = drain(&mut input);
+        assert!(errors.is_empty());
+        assert_eq!(out, data);
+        assert_eq!(input.origin_of(1_000_000), 0);
+    }
+
+    #[test]
+    fn corrupt_member_is_reported_and_skipped() {
+        let a = gzip_member(b"AAAA record one\n");
+        let mut b = gzip_member(&[b'B'; 5000]);
+        let c = gzip_member(b"CCCC record three\n");
+        // Corrupt the deflate data of the middle member.
+        for byte in b.iter_mut().skip(12).take(6) {
+            *byte ^= 0x55;
+        }
+        let file = [a.clone(), b.clone(), c.clone()].concat();
+        let mut input = Input::from_reader("bad", Cursor::new(file)).unwrap();
+        let (data, errors) = drain(&mut input);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with(&format!(
+                "the gzip member at compressed offset {} is corrupt",
+                a.len()
+            )),
+            "{}",
+            errors[0]
+        );
+        assert!(data.starts_with(b"AAAA record one\n"));
+        assert!(data.ends_with(b"CCCC record three\n"));
+        let third = data.len() as u64 - 18;
+        assert_eq!(input.origin_of(third), (a.len() + b.len()) as u64);
+    }
+
+    #[test]
+    fn truncated_last_member_is_reported() {
+        let a = gzip_member(b"complete\n");
+        let b = gzip_member(&[b'x'; 10_000]);
+        let file = [a.clone(), b[..b.len() / 2].to_vec()].concat();
+        let mut input = Input::from_reader("cut", Cursor::new(file)).unwrap();
+        let (data, errors) = drain(&mut input);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains(&format!("offset {} is truncated", a.len())),
+            "{}",
+            errors[0]
+        );
+        assert!(data.starts_with(b"complete\n"));
+    }
+
+    #[test]
+    fn trailing_garbage_after_gzip_is_one_error() {
+        let file = [gzip_member(b"ok\n"), b"garbage!".to_vec()].concat();
+        let mut input = Input::from_reader("junk", Cursor::new(file)).unwrap();
+        let (data, errors) = drain(&mut input);
+        assert_eq!((&data[..], errors.len()), (&b"ok\n"[..], 1));
+    }
+
+    #[test]
+    fn zstd_multi_frame() {
+        let file = [
+            zstd::encode_all(&b"frame one\n"[..], 3).unwrap(),
+            zstd::encode_all(&b"frame two\n"[..], 3).unwrap(),
+        ]
+        .concat();
+        let mut input = Input::from_reader("z", Cursor::new(file)).unwrap();
+        assert_eq!(input.compression(), Compression::Zstd);
+        let (data, errors) = drain(&mut input);
+        assert!(errors.is_empty());
+        assert_eq!(data, b"frame one\nframe two\n");
+        assert_eq!(input.origin_of(12), 12);
+    }
+
+    #[test]
+    fn corrupt_zstd_errors_once_then_ends() {
+        let mut file = zstd::encode_all(&[7u8; 100_000][..], 3).unwrap();
+        let n = file.len();
+        file.truncate(n - 5);
+        let mut input = Input::from_reader("z", Cursor::new(file)).unwrap();
+        let (_, errors) = drain(&mut input);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("reading z failed at decompressed byte"));
+    }
+
+    #[test]
+    fn magic_split_across_tiny_reads() {
+        /// A reader that returns one byte at a time.
+        struct Trickle(Cursor<Vec<u8>>);
+        impl Read for Trickle {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(1);
+                self.0.read(&mut buf[..n])
+            }
+        }
+        let file = [gzip_member(b"one\n"), gzip_member(b"two\n")].concat();
+        let mut input = Input::from_reader("t", Trickle(Cursor::new(file))).unwrap();
+        assert_eq!(input.compression(), Compression::Gzip);
+        let mut text = String::new();
+        input.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "one\ntwo\n");
+    }
+
+    /// Serves one HTTP request on a loopback port with a fixed response.
+    fn serve_once(status: &str, body: Vec<u8>) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let head = format!(
+            "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        std::thread::spawn(move || {
+            if let Ok((mut stream, _)) = listener.accept() {
+                let mut request = Vec::new();
+                let mut byte = [0u8; 1];
+                while !request.ends_with(b"\r\n\r\n") {
+                    match stream.read(&mut byte) {
+                        Ok(1) => request.push(byte[0]),
+                        _ => return,
+                    }
+                }
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(&body);
+            }
+        });
+        format!("http://{addr}/crawl.warc.gz")
+    }
+
+    #[test]
+    fn http_gzip_stream() {
+        let a = gzip_member(b"WARC/1.0 first\n");
+        let b = gzip_member(&[b'y'; 300_000]);
+        let url = serve_once("200 OK", [a.clone(), b].concat());
+        let mut input = open(&InputSpec::parse(&url)).unwrap();
+        assert_eq!(input.compression(), Compression::Gzip);
+        let (data, errors) = drain(&mut input);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(data.len(), 15 + 300_000);
+        assert!(data.starts_with(b"WARC/1.0 first\n"));
+        assert_eq!(input.origin_of(20), a.len() as u64);
+    }
+
+    #[test]
+    fn http_error_status() {
+        let url = serve_once("404 Not Found", b"nope".to_vec());
+        let err = open(&InputSpec::parse(&url)).unwrap_err();
+        assert!(
+            matches!(err, InputError::HttpStatus { status: 404, .. }),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("GET {url} answered with HTTP status 404, not a success (2xx) status")
+        );
+    }
+
+    #[test]
+    fn http_connection_refused() {
+        // Bind then drop to get a loopback port with nobody listening.
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("http://127.0.0.1:{port}/x.warc");
+        let err = open(&InputSpec::Url(url.clone())).unwrap_err();
+        assert!(matches!(err, InputError::HttpTransport { .. }), "{err}");
+        assert!(err.to_string().starts_with(&format!("GET {url} failed: ")));
+    }
+
+    #[test]
+    fn http_inside_runtime_is_an_error() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let err = rt.block_on(async { open(&InputSpec::parse("http://127.0.0.1:9/x")) });
+        assert!(matches!(err, Err(InputError::InsideAsyncRuntime { .. })));
+    }
+
+    #[test]
+    fn loopback_detection() {
+        assert!(is_loopback_url("http://127.0.0.1:80/x"));
+        assert!(is_loopback_url("http://LOCALHOST/x"));
+        assert!(is_loopback_url("http://u:p@[::1]:8080/x"));
+        assert!(!is_loopback_url("https://data.commoncrawl.org/x"));
+        assert!(!is_loopback_url("http://127.0.0.1.example.com/"));
+    }
+
+    proptest! {
+        #[test]
+        fn garbage_never_panics(mut bytes in proptest::collection::vec(any::<u8>(), 0..2000),
+                                magic in 0u8..3) {
+            let prefix: &[u8] = match magic {
+                0 => &[0x1f, 0x8b, 0x08, 0x00],
+                1 => &[0x28, 0xb5, 0x2f, 0xfd],
+                _ => &[],
+            };
+            bytes.splice(0..0, prefix.iter().copied());
+            let mut input = Input::from_reader("p", Cursor::new(bytes)).unwrap();
+            let (data, errors) = drain(&mut input);
+            prop_assert!(errors.len() < 100, "the input must make progress after errors");
+            prop_assert_eq!(input.position(), data.len() as u64);
+        }
+
+        #[test]
+        fn gzip_round_trip(parts in proptest::collection::vec(
+            proptest::collection::vec(any::<u8>(), 0..500), 1..6)) {
+            let members: Vec<Vec<u8>> = parts.iter().map(|p| gzip_member(p)).collect();
+            let mut input = Input::from_reader("p", Cursor::new(members.concat())).unwrap();
+            let (data, errors) = drain(&mut input);
+            prop_assert!(errors.is_empty());
+            prop_assert_eq!(&data, &parts.concat());
+            // Every non-empty member's first byte maps to that member's compressed start.
+            let (mut dpos, mut cpos) = (0u64, 0u64);
+            let mut input = Input::from_reader("p", Cursor::new(members.concat())).unwrap();
+            let _ = drain(&mut input);
+            for (p, m) in parts.iter().zip(&members) {
+                if !p.is_empty() {
+                    prop_assert_eq!(input.origin_of(dpos), cpos);
+                }
+                dpos += p.len() as u64;
+                cpos += m.len() as u64;
+            }
+        }
+    }
+}

@@ -18,6 +18,7 @@ pub mod charset;
 pub mod cli;
 pub mod doc;
 pub mod eval;
+pub mod explain;
 pub mod extract;
 pub mod http;
 pub mod input;

@@ -1,1 +1,1448 @@
-//! (being written)
+//! Record: frame a stream of decompressed WARC bytes into records, keeping only the ones that
+//! can hold an HTML page and skipping the rest without reading their bodies into memory.
+//!
+//! Takes a [`RecordSource`] (a `BufRead` that can map a decompressed position to the offset
+//! to report: an [`Input`], or a plain `Cursor`/`&[u8]`/`BufReader` in tests) and
+//! [`ReaderOptions`]. Gives an iterator of [`ReadEvent`]s, one per record or problem:
+//!
+//! - [`ReadEvent::Record`]: a `response` record whose block is an HTTP response with an HTML
+//!   (or undeclared) payload, or a `resource` record with an HTML (or undeclared) content type.
+//!   The block is read whole, up to [`ReaderOptions::max_record_bytes`]. `WARC-Truncated`
+//!   records are kept; the pipeline flags them.
+//! - [`ReadEvent::Skipped`]: any other record, with its [`SkipReason`]. Its block is consumed
+//!   and discarded in buffer-sized pieces; at most the first [`HEAD_PEEK_BYTES`] (16 KiB) are
+//!   read to look at the HTTP headers. Records larger than `max_record_bytes` are skipped as
+//!   [`SkipReason::TooLarge`] the same way, so a huge record costs no memory.
+//! - [`ReadEvent::Error`]: a [`RecordError`] (bad version line, header too long, missing or
+//!   invalid `Content-Length`, input ending inside a header or block, a decompression error
+//!   from the input, garbage between records). After an error the reader resynchronises at the
+//!   next line starting with `WARC/1.` and goes on; it ends cleanly at end of input, never
+//!   loops and never panics.
+//!
+//! HTML-ness at this stage is cheap and generous: `WARC-Identified-Payload-Type` when present
+//! (Common Crawl's sniffed type), otherwise the HTTP `Content-Type` found in the head of the
+//! block ([`http::peek_content_type`]); with no type at all the record is kept and the worker
+//! sniffs the payload ([`http::sniff_html`]).
+//!
+//! Offsets are `RecordSource::origin_of` of the record's first byte: for gzip inputs the
+//! compressed offset of the record's member, as in Common Crawl's index.
+//!
+//! We deliberately do not use the `warc` crate for reading: it cannot skip a record's body
+//! without buffering it, cannot report offsets, and cannot resynchronise after damage.
+//!
+//! Defaults ([`ReaderOptions::default`]): records up to 16 MiB (Common Crawl truncates
+//! payloads at 1 MiB, 5 MiB since 2025, so real HTML fits with room to spare), headers up to
+//! 64 KiB and 1024 fields (real WARC headers are under 2 KiB and 20 fields).
+//!
+//! ```
+//! use warcsift::record::{ReadEvent, ReaderOptions, RecordReader};
+//!
+//! let warc = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Type: text/html\r\n\
+//!              Content-Length: 9\r\n\r\n<p>hi</p>\r\n\r\n";
+//! let mut reader = RecordReader::new(&warc[..], ReaderOptions::default());
+//! let Some(ReadEvent::Record(r)) = reader.next() else { panic!("expected a record") };
+//! assert_eq!((r.offset, &r.block[..]), (0, &b"<p>hi</p>"[..]));
+//! assert!(reader.next().is_none());
+//! ```
+
+use std::io::{self, BufRead, BufReader, Cursor, Read};
+
+use crate::http;
+use crate::input::Input;
+
+/// Bytes of a response block read to look at its HTTP headers before deciding to keep it.
+pub const HEAD_PEEK_BYTES: usize = 16 * 1024;
+
+/// Bytes of a line kept while looking for a record's version line (the rest is discarded).
+const SCAN_LINE_BYTES: usize = 64;
+
+/// Input errors in a row without any progress after which the reader gives up.
+/// An [`Input`] always makes progress after an error (gzip) or ends (others), so this only
+/// guards against sources that keep failing at the same place.
+const MAX_STALLED_ERRORS: u32 = 16;
+
+/// Limits of the record reader; see the module doc for the defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReaderOptions {
+    /// Records whose block is larger are skipped as [`SkipReason::TooLarge`] (default 16 MiB).
+    pub max_record_bytes: u64,
+    /// Maximum size of a record header, version line included (default 64 KiB).
+    pub max_header_bytes: usize,
+    /// Maximum number of header fields (default 1024).
+    pub max_header_count: usize,
+}
+
+impl Default for ReaderOptions {
+    fn default() -> Self {
+        ReaderOptions {
+            max_record_bytes: 16 * 1024 * 1024,
+            max_header_bytes: 64 * 1024,
+            max_header_count: 1024,
+        }
+    }
+}
+
+impl ReaderOptions {
+    /// Sets [`ReaderOptions::max_record_bytes`].
+    pub fn with_max_record_bytes(mut self, n: u64) -> Self {
+        self.max_record_bytes = n;
+        self
+    }
+    /// Sets [`ReaderOptions::max_header_bytes`].
+    pub fn with_max_header_bytes(mut self, n: usize) -> Self {
+        self.max_header_bytes = n;
+        self
+    }
+    /// Sets [`ReaderOptions::max_header_count`].
+    pub fn with_max_header_count(mut self, n: usize) -> Self {
+        self.max_header_count = n;
+        self
+    }
+}
+
+/// A byte source for [`RecordReader`]: buffered bytes plus the offset to report for a
+/// position (positions count bytes consumed since the reader was created).
+pub trait RecordSource: BufRead {
+    /// The offset to report for a record starting at decompressed position `pos`. Called
+    /// with non-decreasing positions, after the record's first bytes were read.
+    fn origin_of(&mut self, pos: u64) -> u64;
+}
+
+impl RecordSource for Input {
+    fn origin_of(&mut self, pos: u64) -> u64 {
+        Input::origin_of(self, pos)
+    }
+}
+
+impl RecordSource for &[u8] {
+    fn origin_of(&mut self, pos: u64) -> u64 {
+        pos
+    }
+}
+
+impl<T: AsRef<[u8]>> RecordSource for Cursor<T> {
+    fn origin_of(&mut self, pos: u64) -> u64 {
+        pos
+    }
+}
+
+impl<R: Read> RecordSource for BufReader<R> {
+    fn origin_of(&mut self, pos: u64) -> u64 {
+        pos
+    }
+}
+
+/// The header of a WARC record: its version and fields in order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RecordHeader {
+    /// `WARC/1.0` or `WARC/1.1`.
+    pub version: String,
+    fields: Vec<(String, String)>,
+}
+
+impl RecordHeader {
+    /// A header from a version and fields (names and values as they should appear).
+    pub fn new(version: impl Into<String>, fields: Vec<(String, String)>) -> Self {
+        RecordHeader {
+            version: version.into(),
+            fields,
+        }
+    }
+
+    /// The first field named `name` (ASCII case-insensitive).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `WARC-Type`.
+    pub fn record_type(&self) -> Option<&str> {
+        self.get("WARC-Type")
+    }
+
+    /// `WARC-Record-ID` (with its angle brackets, as written).
+    pub fn record_id(&self) -> Option<&str> {
+        self.get("WARC-Record-ID")
+    }
+
+    /// `WARC-Target-URI`, without the `<…>` some writers put around it.
+    pub fn target_uri(&self) -> Option<&str> {
+        self.get("WARC-Target-URI").map(|u| {
+            u.strip_prefix('<')
+                .and_then(|u| u.strip_suffix('>'))
+                .unwrap_or(u)
+        })
+    }
+
+    /// `WARC-Date`.
+    pub fn date(&self) -> Option<&str> {
+        self.get("WARC-Date")
+    }
+
+    /// `Content-Length`, when it is a non-negative integer.
+    pub fn content_length(&self) -> Option<u64> {
+        parse_length(self.get("Content-Length")?)
+    }
+
+    /// `Content-Type` (of the record block).
+    pub fn content_type(&self) -> Option<&str> {
+        self.get("Content-Type")
+    }
+
+    /// `WARC-Identified-Payload-Type`.
+    pub fn identified_payload_type(&self) -> Option<&str> {
+        self.get("WARC-Identified-Payload-Type")
+    }
+
+    /// `WARC-Truncated` (the reason the block was cut, e.g. `length`).
+    pub fn truncated(&self) -> Option<&str> {
+        self.get("WARC-Truncated")
+    }
+
+    /// All fields in order.
+    pub fn fields(&self) -> &[(String, String)] {
+        &self.fields
+    }
+}
+
+/// A kept record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawRecord {
+    /// The record header.
+    pub header: RecordHeader,
+    /// The record block: for `response` records the HTTP message, for `resource` records the
+    /// payload itself.
+    pub block: Vec<u8>,
+    /// Offset of the record in the original file (see [`RecordSource::origin_of`]).
+    pub offset: u64,
+}
+
+impl RawRecord {
+    /// True when the block is an HTTP message (a `response` record), false for a `resource`
+    /// record whose block is the payload.
+    pub fn is_http_response(&self) -> bool {
+        self.header
+            .record_type()
+            .is_some_and(|t| t.eq_ignore_ascii_case("response"))
+    }
+}
+
+/// Why a record was skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SkipReason {
+    /// `warcinfo` record.
+    Warcinfo,
+    /// `request` record.
+    Request,
+    /// `metadata` record.
+    Metadata,
+    /// `revisit` record.
+    Revisit,
+    /// `conversion` record.
+    Conversion,
+    /// `continuation` record.
+    Continuation,
+    /// Any other or missing `WARC-Type`.
+    OtherType,
+    /// A `response` record whose block does not start with `HTTP/`.
+    NotHttpResponse,
+    /// The payload is declared as something other than HTML.
+    NotHtml,
+    /// The block is larger than [`ReaderOptions::max_record_bytes`].
+    TooLarge,
+}
+
+impl SkipReason {
+    /// Every reason, for stats tables.
+    pub const ALL: [SkipReason; 10] = [
+        SkipReason::Warcinfo,
+        SkipReason::Request,
+        SkipReason::Metadata,
+        SkipReason::Revisit,
+        SkipReason::Conversion,
+        SkipReason::Continuation,
+        SkipReason::OtherType,
+        SkipReason::NotHttpResponse,
+        SkipReason::NotHtml,
+        SkipReason::TooLarge,
+    ];
+
+    /// snake_case name, used as a stats key.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Warcinfo => "warcinfo",
+            SkipReason::Request => "request",
+            SkipReason::Metadata => "metadata",
+            SkipReason::Revisit => "revisit",
+            SkipReason::Conversion => "conversion",
+            SkipReason::Continuation => "continuation",
+            SkipReason::OtherType => "other_type",
+            SkipReason::NotHttpResponse => "not_http_response",
+            SkipReason::NotHtml => "not_html",
+            SkipReason::TooLarge => "too_large",
+        }
+    }
+}
+
+/// What went wrong while framing records.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Non-blank bytes where a record should start.
+    #[error("expected a WARC record but found {found:?}; skipping to the next record")]
+    UnexpectedData {
+        /// The start of the offending line, lossily decoded.
+        found: String,
+    },
+    /// A `WARC/` line with a version other than 1.0 or 1.1.
+    #[error("the record starts with {line:?}, which is not a WARC/1.0 or WARC/1.1 version line")]
+    UnsupportedVersion {
+        /// The version line, lossily decoded.
+        line: String,
+    },
+    /// The header is longer than [`ReaderOptions::max_header_bytes`].
+    #[error("the record header is longer than {limit} bytes")]
+    HeaderTooLong {
+        /// The limit in force.
+        limit: usize,
+    },
+    /// More fields than [`ReaderOptions::max_header_count`].
+    #[error("the record header has more than {limit} fields")]
+    TooManyFields {
+        /// The limit in force.
+        limit: usize,
+    },
+    /// No `Content-Length` field.
+    #[error("the record header has no Content-Length field, so the record's end is unknown")]
+    MissingContentLength,
+    /// A `Content-Length` that is not a non-negative integer.
+    #[error("the record's Content-Length {value:?} is not a non-negative integer")]
+    InvalidContentLength {
+        /// The value found.
+        value: String,
+    },
+    /// End of input inside a record header.
+    #[error("the input ended inside a record header (truncated file?)")]
+    TruncatedHeader,
+    /// End of input inside a record block.
+    #[error(
+        "the input ended {got} bytes into a record block of {expected} bytes (truncated file?)"
+    )]
+    TruncatedBlock {
+        /// The block length declared by `Content-Length`.
+        expected: u64,
+        /// The bytes that were there.
+        got: u64,
+    },
+    /// The input failed (for example a corrupt gzip member).
+    #[error("reading the input failed: {message}")]
+    Input {
+        /// The input's error message.
+        message: String,
+    },
+}
+
+impl From<io::Error> for RecordError {
+    fn from(e: io::Error) -> Self {
+        RecordError::Input {
+            message: e.to_string(),
+        }
+    }
+}
+
+/// One step of reading: a kept record, a skipped one, or a problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadEvent {
+    /// A record to process.
+    Record(RawRecord),
+    /// A record not processed, and why.
+    Skipped {
+        /// Offset of the record (see [`RecordSource::origin_of`]).
+        offset: u64,
+        /// Its `WARC-Record-ID`.
+        id: Option<String>,
+        /// Why it was skipped.
+        reason: SkipReason,
+        /// Decompressed bytes of the record (header and block).
+        bytes: u64,
+    },
+    /// A problem; reading goes on at the next record found.
+    Error {
+        /// Offset of the record or data concerned.
+        offset: u64,
+        /// The `WARC-Record-ID`, when the header was read.
+        id: Option<String>,
+        /// What went wrong.
+        error: RecordError,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// At a record boundary: skip blank lines, expect a version line.
+    Boundary,
+    /// After damage: skip lines until one starts with `WARC/1.`.
+    Resync,
+    /// End of input.
+    Done,
+}
+
+/// Iterator of [`ReadEvent`]s over a [`RecordSource`]; see the module doc.
+pub struct RecordReader<R: RecordSource> {
+    src: R,
+    opts: ReaderOptions,
+    /// Bytes consumed from `src` since creation.
+    pos: u64,
+    mode: Mode,
+    /// The current line (at most the bytes asked to keep).
+    line: Vec<u8>,
+    /// A reusable buffer for record heads that were skipped (capacity stays near
+    /// [`HEAD_PEEK_BYTES`]).
+    spare: Vec<u8>,
+    /// Input errors in a row at the same position.
+    stalled: u32,
+    last_error_pos: Option<u64>,
+}
+
+/// A failure while reading one record: the error and the record id, if known.
+struct Failure {
+    error: RecordError,
+    id: Option<String>,
+    /// Whether to resynchronise (false when the input simply ended).
+    resync: bool,
+}
+
+impl Failure {
+    fn new(error: RecordError, id: Option<&str>) -> Self {
+        let resync = !matches!(
+            error,
+            RecordError::TruncatedHeader | RecordError::TruncatedBlock { .. }
+        );
+        Failure {
+            error,
+            id: id.map(str::to_string),
+            resync,
+        }
+    }
+}
+
+impl<R: RecordSource> RecordReader<R> {
+    /// A reader over a fresh source (positions count from here).
+    pub fn new(src: R, opts: ReaderOptions) -> Self {
+        RecordReader {
+            src,
+            opts,
+            pos: 0,
+            mode: Mode::Boundary,
+            line: Vec::new(),
+            spare: Vec::new(),
+            stalled: 0,
+            last_error_pos: None,
+        }
+    }
+
+    /// The source.
+    pub fn get_ref(&self) -> &R {
+        &self.src
+    }
+
+    /// The source, e.g. to ask an [`Input`] for its compression.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.src
+    }
+
+    /// Gives the source back.
+    pub fn into_inner(self) -> R {
+        self.src
+    }
+
+    /// Decompressed bytes consumed so far.
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// `fill_buf`, retrying interrupted reads.
+    fn fill(&mut self) -> io::Result<&[u8]> {
+        loop {
+            match self.src.fill_buf() {
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        // Filled above: this only hands out the buffer.
+        self.src.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.src.consume(n);
+        self.pos += n as u64;
+    }
+
+    /// Reads one line into `self.line`, keeping at most `keep` bytes of it (the rest is
+    /// consumed and discarded). Returns the line's full length and whether it ended with
+    /// `\n`, or `None` at end of input.
+    fn read_line(&mut self, keep: usize) -> io::Result<Option<(u64, bool)>> {
+        self.line.clear();
+        let mut total = 0u64;
+        loop {
+            self.fill()?;
+            let buf = self.src.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let (n, newline) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            let room = keep.saturating_sub(self.line.len()).min(n);
+            self.line
+                .extend_from_slice(buf.get(..room).unwrap_or_default());
+            self.src.consume(n);
+            self.pos += n as u64;
+            total += n as u64;
+            if newline {
+                return Ok(Some((total, true)));
+            }
+        }
+        Ok((total > 0).then_some((total, false)))
+    }
+
+    /// Appends up to `n` bytes of the block to `out`; returns how many were there.
+    fn read_into(&mut self, out: &mut Vec<u8>, n: u64) -> io::Result<u64> {
+        out.reserve(usize::try_from(n.min(8 << 20)).unwrap_or(0));
+        let mut got = 0u64;
+        while got < n {
+            let buf = self.fill()?;
+            if buf.is_empty() {
+                break;
+            }
+            let take = usize::try_from(n - got)
+                .unwrap_or(usize::MAX)
+                .min(buf.len());
+            out.extend_from_slice(buf.get(..take).unwrap_or_default());
+            self.consume(take);
+            got += take as u64;
+        }
+        Ok(got)
+    }
+
+    /// Consumes and discards up to `n` bytes; returns how many were there.
+    fn discard(&mut self, n: u64) -> io::Result<u64> {
+        let mut got = 0u64;
+        while got < n {
+            let available = self.fill()?.len();
+            if available == 0 {
+                break;
+            }
+            let take = usize::try_from(n - got)
+                .unwrap_or(usize::MAX)
+                .min(available);
+            self.consume(take);
+            got += take as u64;
+        }
+        Ok(got)
+    }
+
+    /// Finds the next version line (left in `self.line`) and returns the position where it
+    /// starts. `Ok(None)` at end of input; `Err` for garbage (in `Boundary` mode) or input
+    /// errors.
+    fn find_version_line(&mut self) -> Result<Option<u64>, (u64, RecordError)> {
+        loop {
+            let start = self.pos;
+            let line = self
+                .read_line(SCAN_LINE_BYTES)
+                .map_err(|e| (start, RecordError::from(e)))?;
+            if line.is_none() {
+                return Ok(None);
+            }
+            match self.mode {
+                Mode::Resync => {
+                    if self.line.starts_with(b"WARC/1.") {
+                        return Ok(Some(start));
+                    }
+                }
+                _ => {
+                    if self.line.starts_with(b"WARC/") {
+                        return Ok(Some(start));
+                    }
+                    if !self.line.iter().all(|c| c.is_ascii_whitespace()) {
+                        let found = String::from_utf8_lossy(&self.line).trim_end().to_string();
+                        return Err((start, RecordError::UnexpectedData { found }));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the header fields after the version line in `self.line`.
+    fn read_header(&mut self, version_line_len: u64) -> Result<RecordHeader, Failure> {
+        let version = String::from_utf8_lossy(&self.line).trim().to_string();
+        if version != "WARC/1.0" && version != "WARC/1.1" {
+            return Err(Failure::new(
+                RecordError::UnsupportedVersion { line: version },
+                None,
+            ));
+        }
+        let limit = self.opts.max_header_bytes;
+        let mut used = version_line_len;
+        let mut fields: Vec<(String, String)> = Vec::new();
+        loop {
+            let remaining = usize::try_from((limit as u64).saturating_sub(used)).unwrap_or(0);
+            let line = self
+                .read_line(remaining.saturating_add(1))
+                .map_err(|e| Failure::new(e.into(), None))?;
+            let Some((len, newline)) = line else {
+                return Err(Failure::new(RecordError::TruncatedHeader, None));
+            };
+            used += len;
+            if used > limit as u64 {
+                return Err(Failure::new(RecordError::HeaderTooLong { limit }, None));
+            }
+            if !newline {
+                return Err(Failure::new(RecordError::TruncatedHeader, None));
+            }
+            let text = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            if text.is_empty() {
+                return Ok(RecordHeader { version, fields });
+            }
+            if matches!(text.first(), Some(b' ' | b'\t')) {
+                let more = String::from_utf8_lossy(text);
+                let more = more.trim();
+                if let (Some((_, value)), false) = (fields.last_mut(), more.is_empty()) {
+                    value.push(' ');
+                    value.push_str(more);
+                }
+                continue;
+            }
+            let Some(colon) = memchr::memchr(b':', text) else {
+                continue; // not a field: ignored, as lenient readers do
+            };
+            if fields.len() >= self.opts.max_header_count {
+                return Err(Failure::new(
+                    RecordError::TooManyFields {
+                        limit: self.opts.max_header_count,
+                    },
+                    None,
+                ));
+            }
+            let name = String::from_utf8_lossy(text.get(..colon).unwrap_or_default());
+            let value = String::from_utf8_lossy(text.get(colon + 1..).unwrap_or_default());
+            fields.push((name.trim().to_string(), value.trim().to_string()));
+        }
+    }
+
+    /// Reads one record after its version line; returns the event for it.
+    fn read_record(&mut self, start: u64, offset: u64, version_line_len: u64) -> ReadEvent {
+        match self.read_record_inner(start, offset, version_line_len) {
+            Ok(event) => event,
+            Err(f) => {
+                if f.resync {
+                    self.mode = Mode::Resync;
+                }
+                ReadEvent::Error {
+                    offset,
+                    id: f.id,
+                    error: f.error,
+                }
+            }
+        }
+    }
+
+    fn read_record_inner(
+        &mut self,
+        start: u64,
+        offset: u64,
+        version_line_len: u64,
+    ) -> Result<ReadEvent, Failure> {
+        let header = self.read_header(version_line_len)?;
+        let id = header.record_id().map(str::to_string);
+        let length = match header.get("Content-Length") {
+            None => {
+                return Err(Failure::new(
+                    RecordError::MissingContentLength,
+                    id.as_deref(),
+                ))
+            }
+            Some(v) => parse_length(v).ok_or_else(|| {
+                Failure::new(
+                    RecordError::InvalidContentLength {
+                        value: v.to_string(),
+                    },
+                    id.as_deref(),
+                )
+            })?,
+        };
+        let kind = header
+            .record_type()
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default();
+        let by_type = match kind.as_str() {
+            "response" | "resource" => None,
+            "warcinfo" => Some(SkipReason::Warcinfo),
+            "request" => Some(SkipReason::Request),
+            "metadata" => Some(SkipReason::Metadata),
+            "revisit" => Some(SkipReason::Revisit),
+            "conversion" => Some(SkipReason::Conversion),
+            "continuation" => Some(SkipReason::Continuation),
+            _ => Some(SkipReason::OtherType),
+        };
+        let mut block = std::mem::take(&mut self.spare);
+        block.clear();
+        let result =
+            self.classify_and_read(&header, length, by_type, kind == "response", &mut block);
+        let truncated = |got: u64| {
+            Failure::new(
+                RecordError::TruncatedBlock {
+                    expected: length,
+                    got,
+                },
+                id.as_deref(),
+            )
+        };
+        match result {
+            Err(e) => {
+                self.spare = block;
+                Err(Failure::new(e.into(), id.as_deref()))
+            }
+            Ok(Outcome::Short(got)) => {
+                self.spare = block;
+                Err(truncated(got))
+            }
+            Ok(Outcome::Skip(reason)) => {
+                self.spare = block;
+                Ok(ReadEvent::Skipped {
+                    offset,
+                    id,
+                    reason,
+                    bytes: self.pos - start,
+                })
+            }
+            Ok(Outcome::Keep) => Ok(ReadEvent::Record(RawRecord {
+                header,
+                block,
+                offset,
+            })),
+        }
+    }
+
+    /// Decides whether to keep the record and reads (into `block`) or discards its block.
+    fn classify_and_read(
+        &mut self,
+        header: &RecordHeader,
+        length: u64,
+        by_type: Option<SkipReason>,
+        is_response: bool,
+        block: &mut Vec<u8>,
+    ) -> io::Result<Outcome> {
+        let mut read = 0u64;
+        let mut reason = by_type;
+        if reason.is_none() {
+            let declared_html = header
+                .identified_payload_type()
+                .map(http::is_html_content_type);
+            if declared_html == Some(false) {
+                reason = Some(SkipReason::NotHtml);
+            } else if is_response {
+                let head = length.min(HEAD_PEEK_BYTES as u64);
+                read = self.read_into(block, head)?;
+                if read < head {
+                    return Ok(Outcome::Short(read));
+                }
+                if !block.starts_with(b"HTTP/") {
+                    reason = Some(SkipReason::NotHttpResponse);
+                } else if declared_html.is_none()
+                    && http::peek_content_type(block)
+                        .is_some_and(|ct| !http::is_html_content_type(&ct))
+                {
+                    reason = Some(SkipReason::NotHtml);
+                }
+            } else if declared_html.is_none()
+                && header
+                    .content_type()
+                    .is_some_and(|ct| !http::is_html_content_type(ct))
+            {
+                reason = Some(SkipReason::NotHtml);
+            }
+        }
+        if reason.is_none() && length > self.opts.max_record_bytes {
+            reason = Some(SkipReason::TooLarge);
+        }
+        let rest = length - read;
+        if let Some(reason) = reason {
+            let got = self.discard(rest)?;
+            return Ok(if got < rest {
+                Outcome::Short(read + got)
+            } else {
+                Outcome::Skip(reason)
+            });
+        }
+        let got = self.read_into(block, rest)?;
+        Ok(if got < rest {
+            Outcome::Short(read + got)
+        } else {
+            Outcome::Keep
+        })
+    }
+
+    #[cfg(test)]
+    fn spare_capacity(&self) -> usize {
+        self.spare.capacity()
+    }
+}
+
+enum Outcome {
+    Keep,
+    Skip(SkipReason),
+    /// The input ended after this many block bytes.
+    Short(u64),
+}
+
+impl<R: RecordSource> Iterator for RecordReader<R> {
+    type Item = ReadEvent;
+
+    fn next(&mut self) -> Option<ReadEvent> {
+        if self.mode == Mode::Done {
+            return None;
+        }
+        let found = self.find_version_line();
+        let event = match found {
+            Ok(None) => {
+                self.mode = Mode::Done;
+                return None;
+            }
+            Ok(Some(start)) => {
+                self.mode = Mode::Boundary;
+                let offset = self.src.origin_of(start);
+                let version_line_len = self.pos - start;
+                self.read_record(start, offset, version_line_len)
+            }
+            Err((start, error)) => {
+                self.mode = Mode::Resync;
+                let offset = self.src.origin_of(start);
+                ReadEvent::Error {
+                    offset,
+                    id: None,
+                    error,
+                }
+            }
+        };
+        if let ReadEvent::Error {
+            error: RecordError::Input { .. },
+            ..
+        } = &event
+        {
+            if self.last_error_pos == Some(self.pos) {
+                self.stalled += 1;
+                if self.stalled >= MAX_STALLED_ERRORS {
+                    self.mode = Mode::Done;
+                }
+            } else {
+                self.stalled = 0;
+            }
+            self.last_error_pos = Some(self.pos);
+        }
+        Some(event)
+    }
+}
+
+impl<R: RecordSource> std::iter::FusedIterator for RecordReader<R> {}
+
+/// A `Content-Length` value: ASCII digits (surrounding whitespace allowed) fitting in u64.
+fn parse_length(value: &str) -> Option<u64> {
+    let v = value.trim();
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    v.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::io::Write;
+
+    const PAGE: &[u8] =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><p>hi</p></html>";
+
+    fn rec(kind: &str, id: &str, extra: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
+        let mut v = format!(
+            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nContent-Length: {}\r\n",
+            block.len()
+        )
+        .into_bytes();
+        for (k, val) in extra {
+            v.extend_from_slice(format!("{k}: {val}\r\n").as_bytes());
+        }
+        v.extend_from_slice(b"\r\n");
+        v.extend_from_slice(block);
+        v.extend_from_slice(b"\r\n\r\n");
+        v
+    }
+
+    fn http(content_type: &str, body: &[u8]) -> Vec<u8> {
+        let mut v = format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n").into_bytes();
+        v.extend_from_slice(body);
+        v
+    }
+
+    fn events(bytes: &[u8], opts: ReaderOptions) -> Vec<ReadEvent> {
+        RecordReader::new(bytes, opts).collect()
+    }
+
+    /// (kind, offset, id or reason) per event, for compact assertions.
+    fn summary(events: &[ReadEvent]) -> Vec<(String, u64, String)> {
+        events
+            .iter()
+            .map(|e| match e {
+                ReadEvent::Record(r) => (
+                    "record".to_string(),
+                    r.offset,
+                    r.header.record_id().unwrap_or("").to_string(),
+                ),
+                ReadEvent::Skipped { offset, reason, .. } => {
+                    ("skipped".to_string(), *offset, reason.as_str().to_string())
+                }
+                ReadEvent::Error { offset, error, .. } => {
+                    ("error".to_string(), *offset, error.to_string())
+                }
+            })
+            .collect()
+    }
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// A small crawl: warcinfo, request, two kept responses, a PDF, a resource.
+    fn crawl() -> Vec<Vec<u8>> {
+        vec![
+            rec(
+                "warcinfo",
+                "0",
+                &[("Content-Type", "application/warc-fields")],
+                b"software: test\r\n",
+            ),
+            rec("request", "1", &[], b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
+            rec("response", "2", &[("WARC-Target-URI", "<http://a/>")], PAGE),
+            rec("response", "3", &[], &http("application/pdf", b"%PDF-1.4")),
+            rec("metadata", "4", &[], b"fetchTimeMs: 5\r\n"),
+            rec(
+                "resource",
+                "5",
+                &[("Content-Type", "text/html")],
+                b"<p>resource</p>",
+            ),
+            rec("revisit", "6", &[], b""),
+        ]
+    }
+
+    fn offsets(parts: &[Vec<u8>]) -> Vec<u64> {
+        parts
+            .iter()
+            .scan(0u64, |pos, p| {
+                let start = *pos;
+                *pos += p.len() as u64;
+                Some(start)
+            })
+            .collect()
+    }
+
+    fn expected(parts: &[Vec<u8>], starts: &[u64]) -> Vec<(String, u64, String)> {
+        let _ = parts;
+        let s = |kind: &str, i: usize, what: &str| (kind.to_string(), starts[i], what.to_string());
+        vec![
+            s("skipped", 0, "warcinfo"),
+            s("skipped", 1, "request"),
+            s("record", 2, "<urn:uuid:2>"),
+            s("skipped", 3, "not_html"),
+            s("skipped", 4, "metadata"),
+            s("record", 5, "<urn:uuid:5>"),
+            s("skipped", 6, "revisit"),
+        ]
+    }
+
+    #[test]
+    fn plain_multi_record_stream() {
+        let parts = crawl();
+        let evs = events(&parts.concat(), ReaderOptions::default());
+        assert_eq!(summary(&evs), expected(&parts, &offsets(&parts)));
+        let ReadEvent::Record(r) = &evs[2] else {
+            unreachable!()
+        };
+        assert_eq!(r.block, PAGE);
+        assert_eq!(r.header.target_uri(), Some("http://a/"));
+        assert_eq!(r.header.version, "WARC/1.1");
+        assert_eq!(r.header.content_length(), Some(PAGE.len() as u64));
+        assert!(r.is_http_response());
+        let ReadEvent::Skipped { bytes, .. } = &evs[0] else {
+            unreachable!()
+        };
+        assert_eq!(
+            *bytes,
+            parts[0].len() as u64 - 4,
+            "header and block, not the trailing CRLFs"
+        );
+    }
+
+    #[test]
+    fn gzip_member_per_record_offsets() {
+        let parts = crawl();
+        let members: Vec<Vec<u8>> = parts.iter().map(|p| gzip(p)).collect();
+        let input = Input::from_reader("t", Cursor::new(members.concat())).unwrap();
+        let evs: Vec<_> = RecordReader::new(input, ReaderOptions::default()).collect();
+        assert_eq!(summary(&evs), expected(&parts, &offsets(&members)));
+    }
+
+    #[test]
+    fn whole_file_single_gzip_member() {
+        let parts = crawl();
+        let input = Input::from_reader("t", Cursor::new(gzip(&parts.concat()))).unwrap();
+        let evs: Vec<_> = RecordReader::new(input, ReaderOptions::default()).collect();
+        assert_eq!(summary(&evs), expected(&parts, &[0; 7]));
+    }
+
+    #[test]
+    fn zstd_stream_reports_decompressed_offsets() {
+        let parts = crawl();
+        let z = zstd::encode_all(&parts.concat()[..], 3).unwrap();
+        let input = Input::from_reader("t", Cursor::new(z)).unwrap();
+        let evs: Vec<_> = RecordReader::new(input, ReaderOptions::default()).collect();
+        assert_eq!(summary(&evs), expected(&parts, &offsets(&parts)));
+    }
+
+    #[test]
+    fn corrupt_gzip_member_then_recovery() {
+        let parts = crawl();
+        let mut members: Vec<Vec<u8>> = parts.iter().map(|p| gzip(p)).collect();
+        let m = &mut members[2];
+        let n = m.len();
+        for b in &mut m[12..n - 10] {
+            *b ^= 0xa5;
+        }
+        let starts = offsets(&members);
+        let input = Input::from_reader("t", Cursor::new(members.concat())).unwrap();
+        let got = summary(&RecordReader::new(input, ReaderOptions::default()).collect::<Vec<_>>());
+        assert!(got.iter().any(|(k, _, what)| k == "error"
+            && what.contains(&format!("gzip member at compressed offset {}", starts[2]))));
+        // Everything after the damaged member is read with its right offset.
+        let tail: Vec<_> = got
+            .iter()
+            .filter(|(_, off, _)| *off >= starts[3])
+            .cloned()
+            .collect();
+        assert_eq!(tail, expected(&parts, &starts)[3..].to_vec());
+    }
+
+    #[test]
+    fn skip_reasons_and_html_decisions() {
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (
+                rec(
+                    "response",
+                    "a",
+                    &[("WARC-Identified-Payload-Type", "image/png")],
+                    PAGE,
+                ),
+                "not_html",
+            ),
+            (
+                rec(
+                    "response",
+                    "b",
+                    &[("WARC-Identified-Payload-Type", "application/xhtml+xml")],
+                    &http("text/plain", b"x"),
+                ),
+                "record",
+            ),
+            (
+                rec("response", "c", &[], b"<html>not http</html>"),
+                "not_http_response",
+            ),
+            (rec("response", "d", &[], b""), "not_http_response"),
+            (
+                rec(
+                    "response",
+                    "e",
+                    &[],
+                    b"HTTP/1.1 200 OK\r\nServer: x\r\n\r\n<p>",
+                ),
+                "record",
+            ),
+            (
+                rec("resource", "f", &[("Content-Type", "text/plain")], b"x"),
+                "not_html",
+            ),
+            (rec("resource", "g", &[], b"<p>"), "record"),
+            (rec("conversion", "h", &[], b"x"), "conversion"),
+            (rec("continuation", "i", &[], b"x"), "continuation"),
+            (rec("Frobnicate", "j", &[], b"x"), "other_type"),
+            (
+                b"WARC/1.0\r\nContent-Length: 1\r\n\r\nx\r\n\r\n".to_vec(),
+                "other_type",
+            ),
+            (
+                rec("RESPONSE", "k", &[("WARC-Truncated", "length")], PAGE),
+                "record",
+            ),
+        ];
+        for (bytes, want) in cases {
+            let evs = events(&bytes, ReaderOptions::default());
+            assert_eq!(evs.len(), 1, "{evs:?}");
+            let got = match &evs[0] {
+                ReadEvent::Record(_) => "record",
+                ReadEvent::Skipped { reason, .. } => reason.as_str(),
+                ReadEvent::Error { error, .. } => panic!("{error}"),
+            };
+            assert_eq!(got, want, "{}", String::from_utf8_lossy(&bytes));
+        }
+        let names: Vec<_> = SkipReason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(names.len(), 10);
+        assert!(names.contains(&"too_large"));
+    }
+
+    #[test]
+    fn truncated_kept_record_is_flagged_in_header() {
+        let bytes = rec("response", "t", &[("WARC-Truncated", "length")], PAGE);
+        let ReadEvent::Record(r) = &events(&bytes, ReaderOptions::default())[0] else {
+            panic!("kept");
+        };
+        assert_eq!(r.header.truncated(), Some("length"));
+    }
+
+    #[test]
+    fn truncated_final_record() {
+        let good = rec(
+            "resource",
+            "1",
+            &[("Content-Type", "text/html")],
+            b"<p>ok</p>",
+        );
+        let cut = rec("response", "2", &[], PAGE);
+        let stream = [good.clone(), cut[..cut.len() - 10].to_vec()].concat();
+        let evs = events(&stream, ReaderOptions::default());
+        assert_eq!(evs.len(), 2);
+        let ReadEvent::Error { offset, id, error } = &evs[1] else {
+            panic!("{evs:?}")
+        };
+        assert_eq!(*offset, good.len() as u64);
+        assert_eq!(id.as_deref(), Some("<urn:uuid:2>"));
+        assert_eq!(
+            *error,
+            RecordError::TruncatedBlock {
+                expected: PAGE.len() as u64,
+                got: PAGE.len() as u64 - 6
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "the input ended {} bytes into a record block of {} bytes (truncated file?)",
+                PAGE.len() - 6,
+                PAGE.len()
+            )
+        );
+        // Cut inside the header.
+        let evs = events(&cut[..30], ReaderOptions::default());
+        assert_eq!(
+            summary(&evs),
+            vec![("error".into(), 0, RecordError::TruncatedHeader.to_string())]
+        );
+    }
+
+    #[test]
+    fn garbage_and_blank_lines_between_records() {
+        let a = rec(
+            "resource",
+            "1",
+            &[("Content-Type", "text/html")],
+            b"<p>1</p>",
+        );
+        let b = rec(
+            "resource",
+            "2",
+            &[("Content-Type", "text/html")],
+            b"<p>2</p>",
+        );
+        let junk = b"\r\n\n   \r\nthis is garbage\x00\xff\nmore WARC/1.0 junk\n".to_vec();
+        let stream = [junk.clone(), a.clone(), b"\n\n\n".to_vec(), b.clone()].concat();
+        let got = summary(&events(&stream, ReaderOptions::default()));
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0].0, "error");
+        assert_eq!(got[0].1, 8, "offset of the garbage line");
+        assert!(got[0]
+            .2
+            .starts_with("expected a WARC record but found \"this is garbage"));
+        assert_eq!(
+            got[1],
+            ("record".into(), junk.len() as u64, "<urn:uuid:1>".into())
+        );
+        assert_eq!(got[2].2, "<urn:uuid:2>");
+    }
+
+    #[test]
+    fn bare_lf_headers_and_continuation_lines() {
+        let stream = b"WARC/1.0\nWARC-Type: resource\nWARC-Target-URI: http://a/\n  continued\n\
+                       no colon here\ncontent-length:  4 \n\n<p>x\n\n";
+        let evs = events(stream, ReaderOptions::default());
+        let ReadEvent::Record(r) = &evs[0] else {
+            panic!("{evs:?}")
+        };
+        assert_eq!(r.block, b"<p>x");
+        assert_eq!(r.header.target_uri(), Some("http://a/ continued"));
+        assert_eq!(r.header.fields().len(), 3);
+        assert_eq!(evs.len(), 1);
+    }
+
+    #[test]
+    fn missing_trailing_crlfs_are_tolerated() {
+        let a = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\n<p>";
+        let stream = [&a[..], &a[..], &a[..]].concat();
+        let evs = events(&stream, ReaderOptions::default());
+        assert_eq!(
+            evs.iter()
+                .filter(|e| matches!(e, ReadEvent::Record(_)))
+                .count(),
+            3
+        );
+    }
+
+    #[test]
+    fn bad_content_length_and_version_resync() {
+        let good = rec("resource", "g", &[], b"<p>");
+        let cases: Vec<(Vec<u8>, RecordError)> = vec![
+            (
+                b"WARC/1.0\r\nWARC-Type: resource\r\n\r\n<p>\r\n\r\n".to_vec(),
+                RecordError::MissingContentLength,
+            ),
+            (
+                b"WARC/1.0\r\nContent-Length: -5\r\n\r\n".to_vec(),
+                RecordError::InvalidContentLength { value: "-5".into() },
+            ),
+            (
+                b"WARC/1.0\r\nContent-Length: 99999999999999999999999\r\n\r\n".to_vec(),
+                RecordError::InvalidContentLength {
+                    value: "99999999999999999999999".into(),
+                },
+            ),
+            (
+                b"WARC/0.17\r\nContent-Length: 1\r\n\r\nx\r\n\r\n".to_vec(),
+                RecordError::UnsupportedVersion {
+                    line: "WARC/0.17".into(),
+                },
+            ),
+        ];
+        for (bad, want) in cases {
+            let stream = [bad.clone(), good.clone()].concat();
+            let evs = events(&stream, ReaderOptions::default());
+            assert_eq!(evs.len(), 2, "{evs:?}");
+            let ReadEvent::Error { error, offset, .. } = &evs[0] else {
+                panic!("{evs:?}")
+            };
+            assert_eq!((error, *offset), (&want, 0));
+            let ReadEvent::Record(r) = &evs[1] else {
+                panic!("{evs:?}")
+            };
+            assert_eq!(r.offset, bad.len() as u64);
+        }
+    }
+
+    #[test]
+    fn header_limits() {
+        let long = format!(
+            "WARC/1.0\r\nX: {}\r\nContent-Length: 0\r\n\r\n",
+            "a".repeat(5000)
+        );
+        let opts = ReaderOptions::default().with_max_header_bytes(1000);
+        let evs = events(long.as_bytes(), opts);
+        assert!(matches!(
+            evs[0],
+            ReadEvent::Error {
+                error: RecordError::HeaderTooLong { limit: 1000 },
+                ..
+            }
+        ));
+        let many = format!(
+            "WARC/1.0\r\n{}Content-Length: 0\r\n\r\n",
+            "X: y\r\n".repeat(50)
+        );
+        let evs = events(
+            many.as_bytes(),
+            ReaderOptions::default().with_max_header_count(20),
+        );
+        assert!(matches!(
+            evs[0],
+            ReadEvent::Error {
+                error: RecordError::TooManyFields { limit: 20 },
+                ..
+            }
+        ));
+        assert_eq!(evs.len(), 1);
+    }
+
+    #[test]
+    fn oversize_record_is_skipped_without_buffering() {
+        let big_body = vec![b'x'; 3 << 20];
+        let big = rec("response", "big", &[], &http("text/html", &big_body));
+        let small = rec("resource", "s", &[("Content-Type", "text/html")], b"<p>");
+        let stream = [big.clone(), small].concat();
+        let opts = ReaderOptions::default().with_max_record_bytes(64 * 1024);
+        let mut reader = RecordReader::new(&stream[..], opts);
+        let first = reader.next().unwrap();
+        assert!(
+            matches!(
+                first,
+                ReadEvent::Skipped {
+                    reason: SkipReason::TooLarge,
+                    ..
+                }
+            ),
+            "{first:?}"
+        );
+        assert!(
+            reader.spare_capacity() <= 2 * HEAD_PEEK_BYTES,
+            "{}",
+            reader.spare_capacity()
+        );
+        assert!(matches!(reader.next(), Some(ReadEvent::Record(_))));
+        assert!(reader.next().is_none());
+
+        // A declared length far beyond the data and the limit: no huge allocation, a clean error.
+        let liar = b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 1000000000000\r\n\r\nHTTP/1.1 200 OK\r\n\r\n<p>";
+        let evs = events(liar, opts);
+        assert!(
+            matches!(
+                evs[..],
+                [ReadEvent::Error {
+                    error: RecordError::TruncatedBlock { .. },
+                    ..
+                }]
+            ),
+            "{evs:?}"
+        );
+    }
+
+    #[test]
+    fn skipped_records_reuse_one_small_buffer() {
+        let pdf = rec(
+            "response",
+            "p",
+            &[],
+            &http("application/pdf", &vec![0u8; 200_000]),
+        );
+        let stream = pdf.repeat(5);
+        let mut reader = RecordReader::new(&stream[..], ReaderOptions::default());
+        assert_eq!(reader.by_ref().count(), 5);
+        assert!(reader.spare_capacity() <= 2 * HEAD_PEEK_BYTES);
+    }
+
+    #[test]
+    fn header_accessors() {
+        let h = RecordHeader::new(
+            "WARC/1.0",
+            vec![
+                ("warc-target-uri".into(), "http://x/".into()),
+                ("Content-Length".into(), " 12 ".into()),
+                ("WARC-Date".into(), "2024-01-01T00:00:00Z".into()),
+            ],
+        );
+        assert_eq!(h.target_uri(), Some("http://x/"));
+        assert_eq!(h.content_length(), Some(12));
+        assert_eq!(h.date(), Some("2024-01-01T00:00:00Z"));
+        assert_eq!(h.get("WARC-DATE"), h.date());
+        assert_eq!(h.record_type(), None);
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_terminate(bytes in proptest::collection::vec(any::<u8>(), 0..3000)) {
+            let n = RecordReader::new(&bytes[..], ReaderOptions::default()).take(10_000).count();
+            prop_assert!(n <= bytes.len() + 1);
+        }
+
+        #[test]
+        fn warc_like_garbage_terminates(parts in proptest::collection::vec(prop_oneof![
+            Just(&b"WARC/1.0\r\n"[..]), Just(&b"WARC/1.1\n"[..]), Just(&b"Content-Length: 5\r\n"[..]),
+            Just(&b"WARC-Type: response\r\n"[..]), Just(&b"WARC-Type: resource\r\n"[..]),
+            Just(&b"\r\n"[..]), Just(&b"HTTP/1.1 200 OK\r\n"[..]), Just(&b"Content-Type: text/html\r\n"[..]),
+            Just(&b"xyz"[..]), Just(&b"Content-Length: 99\r\n"[..]), Just(&b" cont\r\n"[..])], 0..40)) {
+            let bytes = parts.concat();
+            let n = RecordReader::new(&bytes[..], ReaderOptions::default()).take(10_000).count();
+            prop_assert!(n <= bytes.len() + 1);
+        }
+
+        #[test]
+        fn records_round_trip(blocks in proptest::collection::vec(
+            proptest::collection::vec(any::<u8>(), 0..300), 0..8), gz in any::<bool>()) {
+            let parts: Vec<Vec<u8>> = blocks.iter().enumerate()
+                .map(|(i, b)| rec("resource", &i.to_string(), &[], b)).collect();
+            let starts = if gz {
+                offsets(&parts.iter().map(|p| gzip(p)).collect::<Vec<_>>())
+            } else {
+                offsets(&parts)
+            };
+            let file = if gz { parts.iter().map(|p| gzip(p)).collect::<Vec<_>>().concat() } else { parts.concat() };
+            let input = Input::from_reader("p", Cursor::new(file)).unwrap();
+            let evs: Vec<_> = RecordReader::new(input, ReaderOptions::default()).collect();
+            prop_assert_eq!(evs.len(), blocks.len());
+            for ((e, b), start) in evs.iter().zip(&blocks).zip(&starts) {
+                let ReadEvent::Record(r) = e else { panic!("{e:?}") };
+                prop_assert_eq!(&r.block, b);
+                prop_assert_eq!(r.offset, *start);
+            }
+        }
+    }
+}
+
+/// Reads the shared development WARC (`../shared/warc/dev.warc.gz`: Common-Crawl-style, one
+/// gzip member per record). Ignored by default (it takes a while in debug builds); run with
+/// `cargo test --release --lib -- --ignored record::dev_warc`.
+#[cfg(test)]
+mod dev_warc {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn reads_every_record_of_the_dev_warc() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/warc/dev.warc.gz");
+        if !path.exists() {
+            eprintln!("{} not found; skipped", path.display());
+            return;
+        }
+        let started = std::time::Instant::now();
+        let input = crate::input::open(&crate::input::InputSpec::Path(path)).unwrap();
+        let mut reader = RecordReader::new(input, ReaderOptions::default());
+        let (mut kept, mut skipped, mut errors) = (0usize, 0usize, 0usize);
+        let mut last_offset = 0u64;
+        for event in reader.by_ref() {
+            match event {
+                ReadEvent::Record(r) => {
+                    assert!(r.offset > last_offset, "offsets increase");
+                    last_offset = r.offset;
+                    let resp = http::parse_response(&r.block, &http::Limits::default()).unwrap();
+                    let _ = crate::charset::decode(
+                        &resp.body,
+                        resp.charset.as_deref(),
+                        r.header.target_uri(),
+                    );
+                    kept += 1;
+                }
+                ReadEvent::Skipped { .. } => skipped += 1,
+                ReadEvent::Error { error, .. } => {
+                    eprintln!("{error}");
+                    errors += 1;
+                }
+            }
+        }
+        let mb = reader.position() as f64 / 1e6;
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!("{kept} kept, {skipped} skipped, {errors} errors, {mb:.0} MB in {secs:.2}s ({:.0} MB/s)", mb / secs);
+        assert_eq!((kept, skipped, errors), (2318, 4637 - 2318, 0));
+    }
+}

@@ -1,1 +1,115 @@
-//! (being written)
+//! Counters of a run: what was read, kept, skipped and why, what failed, and how fast.
+//!
+//! Written as `stats.json` beside the shards. All maps are `BTreeMap`s so the file is stable
+//! across runs (the timing fields aside). [`Stats::merge`] adds two runs' counts, which is how
+//! per-input counts become the run's totals (and, on a cluster, tasks' totals a crawl's).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Counts of one input or of a whole run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Stats {
+    /// Inputs processed.
+    pub inputs: u64,
+    /// WARC records framed (kept, skipped or failed).
+    pub records_read: u64,
+    /// Records read, by `WARC-Type` (or by skip reason where the type is implied).
+    pub records_by_type: BTreeMap<String, u64>,
+    /// Pages written to the shards.
+    pub extracted: u64,
+    /// Of which with empty main text.
+    pub extracted_empty: u64,
+    /// Of which flagged `WARC-Truncated`.
+    pub extracted_truncated: u64,
+    /// Records not extracted, by reason (`request`, `not_html`, `too_large`, ...).
+    pub skipped: BTreeMap<String, u64>,
+    /// Records or stretches of input that failed, by kind.
+    pub errors: BTreeMap<String, u64>,
+    /// Pages by how their charset was decided (`http`, `meta`, `detected`, ...).
+    pub charset_sources: BTreeMap<String, u64>,
+    /// Decompressed WARC bytes read.
+    pub bytes_in: u64,
+    /// Bytes written to shards (compressed, as on disk).
+    pub bytes_out: u64,
+    /// Uncompressed bytes of the shards' content.
+    pub bytes_out_uncompressed: u64,
+    /// Shard files written.
+    pub shards: u64,
+    pub wall_seconds: f64,
+    pub records_per_second: f64,
+    /// Decompressed input MB (10^6 bytes) per second.
+    pub mb_per_second: f64,
+}
+
+impl Stats {
+    pub fn count(map: &mut BTreeMap<String, u64>, key: &str) {
+        *map.entry(key.to_string()).or_insert(0) += 1;
+    }
+
+    pub fn error(&mut self, kind: &str) {
+        Self::count(&mut self.errors, kind);
+    }
+
+    pub fn total_errors(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    pub fn total_skipped(&self) -> u64 {
+        self.skipped.values().sum()
+    }
+
+    /// Add `other`'s counts into `self` (rates are recomputed by [`Stats::finish`]).
+    pub fn merge(&mut self, other: &Stats) {
+        fn add(a: &mut BTreeMap<String, u64>, b: &BTreeMap<String, u64>) {
+            for (k, v) in b {
+                *a.entry(k.clone()).or_insert(0) += v;
+            }
+        }
+        self.inputs += other.inputs;
+        self.records_read += other.records_read;
+        add(&mut self.records_by_type, &other.records_by_type);
+        self.extracted += other.extracted;
+        self.extracted_empty += other.extracted_empty;
+        self.extracted_truncated += other.extracted_truncated;
+        add(&mut self.skipped, &other.skipped);
+        add(&mut self.errors, &other.errors);
+        add(&mut self.charset_sources, &other.charset_sources);
+        self.bytes_in += other.bytes_in;
+        self.bytes_out += other.bytes_out;
+        self.bytes_out_uncompressed += other.bytes_out_uncompressed;
+        self.shards += other.shards;
+        self.wall_seconds += other.wall_seconds;
+    }
+
+    /// Set the wall time and the rates derived from it.
+    pub fn finish(&mut self, wall_seconds: f64) {
+        self.wall_seconds = wall_seconds;
+        if wall_seconds > 0.0 {
+            self.records_per_second = self.records_read as f64 / wall_seconds;
+            self.mb_per_second = self.bytes_in as f64 / 1e6 / wall_seconds;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_adds_and_finish_derives_rates() {
+        let mut a = Stats::default();
+        a.records_read = 10;
+        a.bytes_in = 4_000_000;
+        Stats::count(&mut a.skipped, "request");
+        let mut b = a.clone();
+        Stats::count(&mut b.skipped, "not_html");
+        a.merge(&b);
+        assert_eq!(a.records_read, 20);
+        assert_eq!(a.skipped["request"], 2);
+        assert_eq!(a.skipped["not_html"], 1);
+        a.finish(2.0);
+        assert_eq!(a.records_per_second, 10.0);
+        assert_eq!(a.mb_per_second, 4.0);
+    }
+}

@@ -138,13 +138,11 @@ pub fn extract_with(
     url: Option<&str>,
     method: &dyn Method,
 ) -> Extraction {
-    // TEMPORARY until crate::charset lands: UTF-8 only.
-    let _ = http_charset;
-    let text = String::from_utf8_lossy(html);
+    let decoded = crate::charset::decode(html, http_charset, url);
     Extraction {
-        page: extract_page(&text, url, method),
-        charset: "UTF-8",
-        charset_source: "default",
+        page: extract_page(&decoded.text, url, method),
+        charset: decoded.encoding.name(),
+        charset_source: decoded.source.as_str(),
     }
 }
 
