@@ -487,8 +487,12 @@ mod eval_tmp {
                 let v: serde_json::Value = serde_json::from_str(l).unwrap();
                 (v["id"].as_str().unwrap().to_string(), v["url"].as_str().map(str::to_owned))
             }).collect();
-            for name in ["plain", "cetr-tm", "crunch", "info-discoverer"] {
-                let m = extract::method(name).unwrap();
+            use crate::extract::info_discoverer::InfoDiscoverer;
+            let variants: Vec<(String, Box<dyn extract::Method>)> = [(1000u32, 0.7f64), (3, 0.5), (3, 0.6), (3, 0.7), (3, 0.8), (3, 0.9), (5, 0.7)].iter().map(|&(k, t)| {
+                let mut m = InfoDiscoverer::new(); m.min_pages = k; m.threshold = t;
+                (format!("id k={k} t={t}"), Box::new(m) as Box<dyn extract::Method>)
+            }).collect();
+            for (name, m) in variants {
                 let (mut sum, mut n) = (0.0, 0);
                 let t = std::time::Instant::now();
                 for (id, url) in &pages {

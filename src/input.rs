@@ -787,6 +787,12 @@ mod tests {
     }
 
     #[test]
+    fn input_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Input>();
+    }
+
+    #[test]
     fn magic_detection() {
         assert_eq!(detect(&[0x1f, 0x8b, 8, 0]), Compression::Gzip);
         assert_eq!(detect(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);

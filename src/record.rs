@@ -31,7 +31,7 @@
 //! without buffering it, cannot report offsets, and cannot resynchronise after damage.
 //!
 //! Defaults ([`ReaderOptions::default`]): records up to 16 MiB (Common Crawl truncates
-//! payloads at 1 MiB, 5 MiB since 2025, so real HTML fits with room to spare), headers up to
+//! payloads at 1 MiB, so real HTML fits with room to spare), headers up to
 //! 64 KiB and 1024 fields (real WARC headers are under 2 KiB and 20 fields).
 //!
 //! ```

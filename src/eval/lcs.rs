@@ -1,4 +1,4 @@
-//! Length of the longest common subsequence, exact, in linear memory and O(n·m/64) time.
+//! Length of the longest common subsequence, exact, in O(n·m/64) time.
 //!
 //! Seed 004 (section 4.2) computes the character and word-sequence intersections with an
 //! LCS (Hirschberg's algorithm). We get the same number with the bit-parallel recurrence of
@@ -6,34 +6,60 @@
 //! revisited", 2004), which is also what rapidfuzz's `LCSseq` (used by `score.py`) runs:
 //!
 //! ```text
-//! V := all ones (one bit per symbol of A)
-//! for each symbol b of B:  U := V & PM[b];  V := (V + U) | (V - U)
+//! V := all ones (one bit per symbol of the pattern P)
+//! for each symbol t of the text T:  U := V & PM[t];  V := (V + U) | (V - U)
 //! LCS = number of zero bits of V
 //! ```
 //!
-//! where `PM[b]` has bit `i` set when `A[i] == b`, and `V - U == V & !U` because `U ⊆ V`.
-//! For `A` longer than 64 symbols the addition carries across 64-bit words. We evaluate
-//! the matrix in vertical stripes of 64 symbols of `A`: the stripe's `PM` fits a table of
-//! one word per symbol and the only state passed to the next stripe is one carry bit per
-//! symbol of `B`. Memory is therefore O(alphabet + |B|/64) words, whatever the lengths.
-//! A common prefix and suffix are stripped first (free, and identical texts cost O(n)).
+//! where `PM[t]` has bit `i` set when `P[i] == t`, and `V - U == V & !U` because `U ⊆ V`.
+//! For patterns longer than 64 symbols the addition carries across 64-bit words.
+//!
+//! Before the recurrence: a common prefix and suffix are stripped (identical texts cost
+//! O(n)), and symbols that occur on one side only are dropped from the other (they can be in
+//! no common subsequence; for words this removes most of a noisy prediction). The shorter
+//! side becomes the pattern. Two evaluation orders, both exact:
+//!
+//! * **rows** (the usual one): one text symbol at a time over all words of `V`. The only
+//!   dependency between words is the carry bit, so this runs near one word per cycle. A row
+//!   starts at the first word where its symbol occurs in the pattern (lower words cannot
+//!   change) and stops once past its last occurrence with no carry left. Memory:
+//!   `PM` is σ × ⌈m/64⌉ words (σ = distinct pattern symbols), bounded by [`ROWS_MAX_WORDS`].
+//! * **stripes** (fallback beyond that bound): 64 pattern symbols at a time over the whole
+//!   text, passing one carry bit per text symbol to the next stripe. Memory is
+//!   O(σ + n/64): linear whatever the lengths, but each step waits on the previous one.
 //!
 //! [`lcs_len_naive`] is the textbook O(n·m) dynamic program, the slow twin the tests
-//! compare against.
+//! compare both orders against.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 
+/// Largest pattern-match table (in 64-bit words, 32 MiB) for the row order; beyond it the
+/// stripe order runs in linear memory.
+pub const ROWS_MAX_WORDS: usize = 1 << 22;
+
+/// Evaluation order of the bit-parallel recurrence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Auto,
+    Rows,
+    Stripes,
+}
+
 /// LCS length of two sequences of small dense ids (`0..alphabet`, e.g. interned words).
 ///
-/// Memory is one word per id up to the largest id in the longer sequence, so give dense ids;
-/// use [`lcs_len`] for arbitrary symbols.
+/// Memory includes one byte per id up to the largest id, so give dense ids; use
+/// [`lcs_len`] for arbitrary symbols.
 ///
 /// ```
 /// use warcsift::eval::lcs::lcs_len_ids;
 /// assert_eq!(lcs_len_ids(&[1, 2, 3, 4, 1], &[3, 4, 1, 2, 1, 3]), 3);
 /// ```
 pub fn lcs_len_ids(a: &[u32], b: &[u32]) -> usize {
+    lcs_len_ordered(a, b, Order::Auto)
+}
+
+fn lcs_len_ordered(a: &[u32], b: &[u32], order: Order) -> usize {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[prefix..], &b[prefix..]);
     let suffix = a
@@ -46,21 +72,105 @@ pub fn lcs_len_ids(a: &[u32], b: &[u32]) -> usize {
     if a.is_empty() || b.is_empty() {
         return prefix + suffix;
     }
-    // Bits for the longer sequence: a short `B` then costs ceil(|A|/64)·|B| steps instead of
-    // paying a whole 64-bit word per symbol of a long `B`.
-    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    let size = long.iter().copied().max().map_or(0, |m| m as usize + 1);
-    // One extra, always-zero slot for symbols of `short` absent from `long`.
-    let mut pm = vec![0u64; size + 1];
-    let short: Vec<u32> = short.iter().map(|&s| s.min(size as u32)).collect();
-    let mut carries = vec![0u64; short.len().div_ceil(64)];
-    let mut common = 0usize;
-    for stripe in long.chunks(64) {
+    // Symbols on both sides get local ids 0..sigma; the rest are dropped.
+    let size = a
+        .iter()
+        .chain(b)
+        .copied()
+        .max()
+        .map_or(0, |m| m as usize + 1);
+    let mut seen = vec![0u8; size];
+    for &x in a {
+        seen[x as usize] |= 1;
+    }
+    for &x in b {
+        seen[x as usize] |= 2;
+    }
+    let mut local = vec![u32::MAX; size];
+    let mut sigma = 0u32;
+    for (l, s) in local.iter_mut().zip(&seen) {
+        if *s == 3 {
+            *l = sigma;
+            sigma += 1;
+        }
+    }
+    let keep = |s: &[u32]| -> Vec<u32> {
+        s.iter()
+            .map(|&x| local[x as usize])
+            .filter(|&l| l != u32::MAX)
+            .collect()
+    };
+    let (a, b) = (keep(a), keep(b));
+    if a.is_empty() || b.is_empty() {
+        return prefix + suffix;
+    }
+    let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let sigma = sigma as usize;
+    let rows_fit = sigma.saturating_mul(pattern.len().div_ceil(64)) <= ROWS_MAX_WORDS;
+    let common = match order {
+        Order::Rows => rows(&pattern, &text, sigma),
+        Order::Stripes => stripes(&pattern, &text, sigma),
+        Order::Auto if rows_fit => rows(&pattern, &text, sigma),
+        Order::Auto => stripes(&pattern, &text, sigma),
+    };
+    prefix + common + suffix
+}
+
+/// Zero bits of `v` among the first `len` bits: the LCS length.
+fn zeros(v: &[u64], len: usize) -> usize {
+    let mut n = 0;
+    for (w, &x) in v.iter().enumerate() {
+        let bits = (len - w * 64).min(64);
+        let mask = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
+        n += (!x & mask).count_ones() as usize;
+    }
+    n
+}
+
+/// Row order. Every id of `pattern` and `text` is `< sigma`.
+fn rows(pattern: &[u32], text: &[u32], sigma: usize) -> usize {
+    let blocks = pattern.len().div_ceil(64);
+    let mut pm = vec![0u64; sigma * blocks];
+    // First and last word where each symbol occurs in the pattern.
+    let mut span = vec![(usize::MAX, 0usize); sigma];
+    for (i, &s) in pattern.iter().enumerate() {
+        let s = s as usize;
+        pm[s * blocks + i / 64] |= 1u64 << (i % 64);
+        span[s].0 = span[s].0.min(i / 64);
+        span[s].1 = i / 64;
+    }
+    let mut v = vec![!0u64; blocks];
+    for &t in text {
+        let t = t as usize;
+        let (first, last) = span[t];
+        let row = &pm[t * blocks..(t + 1) * blocks];
+        let mut carry = false;
+        for w in first..blocks {
+            if w > last && !carry {
+                break;
+            }
+            let x = v[w];
+            let u = x & row[w];
+            let (sum, c1) = x.overflowing_add(u);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            carry = c1 | c2;
+            v[w] = sum | (x & !u);
+        }
+    }
+    zeros(&v, pattern.len())
+}
+
+/// Stripe order, linear memory. Every id of `pattern` and `text` is `< sigma`.
+fn stripes(pattern: &[u32], text: &[u32], sigma: usize) -> usize {
+    let mut pm = vec![0u64; sigma];
+    let mut carries = vec![0u64; text.len().div_ceil(64)];
+    let mut v_final = Vec::with_capacity(pattern.len().div_ceil(64));
+    for stripe in pattern.chunks(64) {
         for (i, &s) in stripe.iter().enumerate() {
             pm[s as usize] |= 1u64 << i;
         }
         let mut v = !0u64;
-        for (carry_word, rows) in carries.iter_mut().zip(short.chunks(64)) {
+        for (carry_word, rows) in carries.iter_mut().zip(text.chunks(64)) {
             let carry_in = *carry_word;
             let mut carry_out = 0u64;
             for (j, &s) in rows.iter().enumerate() {
@@ -72,17 +182,12 @@ pub fn lcs_len_ids(a: &[u32], b: &[u32]) -> usize {
             }
             *carry_word = carry_out;
         }
-        let mask = if stripe.len() == 64 {
-            !0u64
-        } else {
-            (1u64 << stripe.len()) - 1
-        };
-        common += (!v & mask).count_ones() as usize;
+        v_final.push(v);
         for &s in stripe {
             pm[s as usize] = 0;
         }
     }
-    prefix + common + suffix
+    zeros(&v_final, pattern.len())
 }
 
 /// LCS length of two sequences of any symbols: interns them into dense ids, then
@@ -160,8 +265,10 @@ mod tests {
         // 200 symbols: four 64-bit stripes, the last one partial, carries across all of them.
         let a: Vec<u32> = (0..200).map(|i| (i * 7 % 13) as u32).collect();
         let b: Vec<u32> = (0..150).map(|i| (i * 5 % 11) as u32).collect();
-        assert_eq!(lcs_len_ids(&a, &b), lcs_len_naive(&a, &b));
-        assert_eq!(lcs_len_ids(&b, &a), lcs_len_naive(&a, &b));
+        for order in [Order::Rows, Order::Stripes] {
+            assert_eq!(lcs_len_ordered(&a, &b, order), lcs_len_naive(&a, &b));
+            assert_eq!(lcs_len_ordered(&b, &a, order), lcs_len_naive(&a, &b));
+        }
         let same: Vec<u32> = (0..1000).map(|i| i % 3).collect();
         assert_eq!(lcs_len_ids(&same, &same), 1000);
     }
@@ -178,7 +285,10 @@ mod tests {
             a in proptest::collection::vec(0u32..6, 0..300),
             b in proptest::collection::vec(0u32..6, 0..300),
         ) {
-            prop_assert_eq!(lcs_len_ids(&a, &b), lcs_len_naive(&a, &b));
+            let want = lcs_len_naive(&a, &b);
+            prop_assert_eq!(lcs_len_ids(&a, &b), want);
+            prop_assert_eq!(lcs_len_ordered(&a, &b, Order::Rows), want);
+            prop_assert_eq!(lcs_len_ordered(&a, &b, Order::Stripes), want);
         }
 
         #[test]
@@ -186,7 +296,9 @@ mod tests {
             a in proptest::collection::vec(0u32..200, 0..200),
             b in proptest::collection::vec(0u32..200, 0..700),
         ) {
-            prop_assert_eq!(lcs_len_ids(&a, &b), lcs_len_naive(&a, &b));
+            let want = lcs_len_naive(&a, &b);
+            prop_assert_eq!(lcs_len_ordered(&a, &b, Order::Rows), want);
+            prop_assert_eq!(lcs_len_ordered(&a, &b, Order::Stripes), want);
         }
 
         #[test]
@@ -201,7 +313,9 @@ mod tests {
                     edited[i] = (edited[i] + 1) % 5;
                 }
             }
-            prop_assert_eq!(lcs_len_ids(&base, &edited), lcs_len_naive(&base, &edited));
+            let want = lcs_len_naive(&base, &edited);
+            prop_assert_eq!(lcs_len_ordered(&base, &edited, Order::Rows), want);
+            prop_assert_eq!(lcs_len_ordered(&base, &edited, Order::Stripes), want);
         }
     }
 }

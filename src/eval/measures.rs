@@ -117,12 +117,57 @@ impl Scores {
 type Shingle = [u32; 4];
 const NO_WORD: u32 = u32::MAX;
 
+/// Dense ids for characters: a table for ASCII (most characters of most pages), a hash
+/// map for the rest.
+#[derive(Debug, Clone)]
+struct CharIds {
+    ascii: [u32; 128],
+    other: HashMap<char, u32>,
+    len: u32,
+}
+
+impl Default for CharIds {
+    fn default() -> CharIds {
+        CharIds {
+            ascii: [u32::MAX; 128],
+            other: HashMap::new(),
+            len: 0,
+        }
+    }
+}
+
+impl CharIds {
+    fn intern(&mut self, c: char) -> u32 {
+        let next = self.len;
+        let id = match self.ascii.get_mut(c as usize) {
+            Some(slot) => {
+                if *slot == u32::MAX {
+                    *slot = next;
+                }
+                *slot
+            }
+            None => *self.other.entry(c).or_insert(next),
+        };
+        if id == next {
+            self.len += 1;
+        }
+        id
+    }
+
+    fn get(&self, c: char) -> Option<u32> {
+        match self.ascii.get(c as usize) {
+            Some(&id) => (id != u32::MAX).then_some(id),
+            None => self.other.get(&c).copied(),
+        }
+    }
+}
+
 /// A normalised gold text, ready to score any number of predictions against.
 #[derive(Debug, Clone)]
 pub struct GoldText {
-    /// Characters, as dense ids (`0..char_ids.len()`).
+    /// Characters, as dense ids (`0..char_ids.len`).
     chars: Vec<u32>,
-    char_ids: HashMap<char, u32>,
+    char_ids: CharIds,
     /// Words as ids `0..vocab.len()`.
     words: Vec<u32>,
     vocab: HashMap<String, u32>,
@@ -136,14 +181,8 @@ impl GoldText {
     /// Normalise and index `gold`.
     pub fn new(gold: &str) -> GoldText {
         let norm = normalize(gold);
-        let mut char_ids = HashMap::new();
-        let chars = norm
-            .chars()
-            .map(|c| {
-                let next = char_ids.len() as u32;
-                *char_ids.entry(c).or_insert(next)
-            })
-            .collect();
+        let mut char_ids = CharIds::default();
+        let chars = norm.chars().map(|c| char_ids.intern(c)).collect();
         let mut vocab: HashMap<String, u32> = HashMap::new();
         let mut word_counts = Vec::new();
         let words: Vec<u32> = words(&norm)
@@ -193,10 +232,10 @@ impl GoldText {
     pub fn score(&self, pred: &str) -> Scores {
         let norm = normalize(pred);
         // Characters absent from the gold share one id that the gold never uses.
-        let absent_char = self.char_ids.len() as u32;
+        let absent_char = self.char_ids.len;
         let pred_chars: Vec<u32> = norm
             .chars()
-            .map(|c| self.char_ids.get(&c).copied().unwrap_or(absent_char))
+            .map(|c| self.char_ids.get(c).unwrap_or(absent_char))
             .collect();
         let chars = prf(
             lcs_len_ids(&self.chars, &pred_chars),

@@ -16,8 +16,10 @@
 //!
 //! **Linear time.** `T(i, j) = (all tags) + Σ_{i ≤ n ≤ j} v_n` with `v_n = +1` for a word and
 //! `v_n = −1` for a tag, so maximising `T` is the maximum-sum subarray of `v`, solved in one
-//! pass with Kadane's algorithm ([`best_range`]). Finn et al.'s reference implementation
-//! searches all pairs (O(N²)); a property test checks the two agree on the optimal value.
+//! pass with Kadane's algorithm ([`best_range`]) instead of a search over all pairs `(i, j)`
+//! (O(N²) with prefix sums, O(N³) counting directly); a property test checks Kadane against
+//! the direct search on random token sequences (same optimal `T`; ties may pick another
+//! range).
 //!
 //! The token view is [`Doc::units`] (script, style, comments and the `<head>` are already
 //! removed, as Finn et al. do); text units are split into words at whitespace. The same
@@ -254,6 +256,61 @@ mod tests {
         ) {
             let (i, j) = best_range(&is_tag).unwrap();
             prop_assert_eq!(Some(objective(&is_tag, i, j)), naive_best(&is_tag));
+        }
+    }
+
+    /// Random markup from a small alphabet of fragments (tags, stray and unclosed ones,
+    /// links, hidden blocks, entities, whitespace, words).
+    fn markup() -> impl Strategy<Value = String> {
+        let frag = prop::sample::select(vec![
+            "<p>",
+            "</p>",
+            "<div>",
+            "</div>",
+            "<a href=x>",
+            "</a>",
+            "<li>",
+            "<ul>",
+            "</ul>",
+            "<br>",
+            "<b>",
+            "</b>",
+            "<div hidden>",
+            "<script>x</script>",
+            "<!-- c -->",
+            " ",
+            "\n",
+            "word",
+            "two words",
+            "&amp;",
+            "é",
+            "<",
+            ">",
+            "</span>",
+        ]);
+        proptest::collection::vec(frag, 0..80).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        #[test]
+        fn methods_of_this_family_never_panic(html in markup()) {
+            let doc = Doc::parse(&html);
+            let mut all = methods();
+            all.extend(crate::extract::accb_ccb::methods());
+            all.extend(crate::extract::dsc::methods());
+            all.extend(crate::extract::lqf::methods());
+            for m in all {
+                prop_assert_eq!(m.select(&doc).len(), doc.segments.len());
+                if let Some(e) = m.explain(&doc) {
+                    let rows = e.kept.len();
+                    prop_assert!(rows > 0);
+                    for (_, col) in &e.columns {
+                        prop_assert_eq!(col.len(), rows);
+                        prop_assert!(col.iter().all(|x| x.is_finite()));
+                    }
+                }
+            }
         }
     }
 

@@ -418,23 +418,6 @@ mod tests {
     }
 
     #[test]
-    fn tmp_big_page_timing() {
-        let mut html = String::new();
-        for i in 0..40_000 {
-            html.push_str(&format!("<div><ul><li><a href=/{i}>nav {i}</a></li></ul><p>Some words of text in paragraph {i} with <a href=x>a link</a> inside it.</p></div>\n"));
-        }
-        let doc = Doc::parse(&html);
-        eprintln!("units {}", doc.units.len());
-        for m in crate::extract::registry() {
-            if !matches!(m.name(), "bte" | "dsc" | "lqf" | "ccb" | "accb" | "ccb-chars" | "accb-chars") { continue; }
-            let t = std::time::Instant::now();
-            let k = m.select(&doc);
-            let _ = m.explain(&doc);
-            eprintln!("{} {:?} kept {}", m.name(), t.elapsed(), k.iter().filter(|&&x| x).count());
-        }
-    }
-
-    #[test]
     fn explain_rows_are_windows() {
         let doc = Doc::parse(&page());
         let e = Dsc::default().explain(&doc).unwrap();

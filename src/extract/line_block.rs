@@ -6,13 +6,15 @@
 //! 1. *Filter useless tags*: `<head>`, `<script>`, `<style>` and comments are already gone
 //!    from [`Doc::units`].
 //! 2. *Break lines at block tags* and *merge lines into line-blocks*: a new line starts at every
-//!    block-level tag (`p`, `div`, `h1`, …, [`Tag::is_block`]), so `</p><p>` leaves one empty
-//!    line between two text lines and `</li></ul></div><div><p>` leaves four. "Line-block is a
+//!    block-level tag (`p`, `div`, `h1`, …: [`crate::tokenize::Tag::is_block`]), so
+//!    `</p><p>` leaves one empty line between two text lines and `</li></ul></div><div><p>`
+//!    leaves four. "Line-block is a
 //!    line or some continuous lines, in which the distance of any two neighbor lines with text"
-//!    stays within a bound the text lost; we merge two neighbouring text lines when at most
-//!    [`LineBlock::max_gap`]` − 1 = 1` empty line lies between them (distance ≤ 2): paragraphs,
-//!    list items and a heading with its first paragraph join; content and navigation, which
-//!    real pages separate by closing and opening containers, do not.
+//!    stays within a bound the text lost; we merge two neighbouring text lines when their
+//!    distance is at most [`LineBlock::max_gap`] = 2 lines, i.e. at most one empty line lies
+//!    between them: paragraphs, list items and a heading with its first paragraph join;
+//!    content and navigation, which real pages separate by closing and opening containers, do
+//!    not. Tags on a block's lines (and on the empty lines inside it) are the block's tags.
 //! 3. *Features* per line-block: eq. (1) `TTR = text length / number of tags`, eq. (2)
 //!    `ATTR = anchor text length / text length`, eq. (3) title keyword density
 //!    `TKD = 1 − m / (m + Σ_k F(k))`, with `m` the number of title keywords and `F(k)` the
@@ -45,7 +47,7 @@
 
 use super::{mean_std, Explanation, Method};
 use crate::doc::{Doc, UnitKind};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// TTR threshold (section 4.2).
 pub const TTR: f64 = 30.0;
@@ -171,7 +173,6 @@ pub fn line_blocks(doc: &Doc, max_gap: u32) -> Blocks {
     let mut of_segment = vec![0u32; doc.segments.len()];
     // Tags since the last text: on its own line after it, on empty lines, on the current line.
     let (mut after, mut empty, mut current, mut breaks) = (0u64, 0u64, 0u64, 0u32);
-    let mut hits_cache: HashMap<u32, u64> = HashMap::new();
     for u in &doc.units {
         match u.kind {
             UnitKind::Open | UnitKind::Close => {
@@ -216,12 +217,9 @@ pub fn line_blocks(doc: &Doc, max_gap: u32) -> Blocks {
                     b.anchor_chars += u64::from(s.chars);
                 }
                 if !keywords.is_empty() {
-                    let hits = *hits_cache.entry(u.index).or_insert_with(|| {
-                        words(doc.seg_text(s))
-                            .filter(|w| keywords.contains(w))
-                            .count() as u64
-                    });
-                    b.keyword_hits += hits;
+                    b.keyword_hits += words(doc.seg_text(s))
+                        .filter(|w| keywords.contains(w))
+                        .count() as u64;
                 }
             }
         }
@@ -363,11 +361,12 @@ mod tests {
         let doc = Doc::parse("<div><p>one</p><p>two<br>three</p></div><div><p>four</p></div>");
         let lb = line_blocks(&doc, 2);
         assert_eq!(lb.of_segment, vec![0, 0, 0, 1]);
-        // Block 0: <div>, <p>, </p>, <p>, <br>, </p>; block 1: <div>, <p>, </p>.
-        assert_eq!(lb.blocks[0].tags, 6);
+        // Lines start at block tags; tag-only lines belong to no block unless inside one.
+        // Block 0: "<p>one", "</p>" (empty, inside), "<p>two", "<br>three": 4 tags.
+        assert_eq!(lb.blocks[0].tags, 4);
         assert_eq!(lb.blocks[0].chars, 11);
-        // The trailing </p> line of "four" ends the page: only its own line counts.
-        assert_eq!(lb.blocks[1].tags, 2);
+        // Block 1: "<p>four" only; the "<div>" line before it and "</p>" after are empty.
+        assert_eq!(lb.blocks[1].tags, 1);
         // One line or many: the same blocks.
         let doc2 = Doc::parse(
             "<div>\n<p>one</p>\n<p>two<br>three</p>\n</div>\n<div>\n<p>four</p>\n</div>\n",
