@@ -573,11 +573,7 @@ impl<'a> Builder<'a> {
                 self.close_in_scope(Tag::Dt, SCOPE, &[Tag::Dl, Tag::Table]);
                 self.close_in_scope(Tag::Dd, SCOPE, &[Tag::Dl, Tag::Table]);
             }
-            Tag::Option => {
-                if self.top_tag() == Tag::Option {
-                    self.pop();
-                }
-            }
+            Tag::Option if self.top_tag() == Tag::Option => self.pop(),
             Tag::Tr => {
                 self.close_in_scope(Tag::Tr, SCOPE, &[Tag::Table]);
             }
@@ -591,11 +587,7 @@ impl<'a> Builder<'a> {
                 }
             }
             Tag::A => self.close_in_scope(Tag::A, SCOPE, &[Tag::Table, Tag::Td, Tag::Th]),
-            t if t.is_heading() => {
-                if self.top_tag().is_heading() {
-                    self.pop();
-                }
-            }
+            t if t.is_heading() && self.top_tag().is_heading() => self.pop(),
             _ => {}
         }
     }

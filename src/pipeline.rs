@@ -207,7 +207,7 @@ fn run_input(
         // Writer.
         let writer_handle = scope.spawn(|| write_in_order(out_rx, writer, progress));
         // Reader, on this thread.
-        let mut records = RecordReader::new(input, cfg.reader.clone());
+        let mut records = RecordReader::new(input, cfg.reader);
         let mut seq = 0u64;
         while let Some(event) = records.next() {
             reader_stats.records_read += 1;
@@ -258,7 +258,7 @@ fn run_input(
             .into_iter()
             .map(|(o, id, k, m)| (o, Some(id), k, m)),
     );
-    lines.sort_by(|a, b| a.0.cmp(&b.0));
+    lines.sort_by_key(|l| l.0);
     let mut buf = Vec::new();
     for (offset, id, kind, reason) in &lines {
         let line = ErrorLine {

@@ -98,9 +98,11 @@ mod tests {
 
     #[test]
     fn merge_adds_and_finish_derives_rates() {
-        let mut a = Stats::default();
-        a.records_read = 10;
-        a.bytes_in = 4_000_000;
+        let mut a = Stats {
+            records_read: 10,
+            bytes_in: 4_000_000,
+            ..Stats::default()
+        };
         Stats::count(&mut a.skipped, "request");
         let mut b = a.clone();
         Stats::count(&mut b.skipped, "not_html");

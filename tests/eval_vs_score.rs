@@ -343,7 +343,8 @@ fn eval_run_writes_every_output() {
 }
 
 /// The whole development set with every method: `cargo test --release --test eval_vs_score
-/// -- --ignored --nocapture`. Prints the table and the wall time.
+/// -- --ignored --nocapture`. Prints the table and the wall time. `EVAL_ALGORITHM` picks the
+/// methods, `EVAL_DUMP` and `EVAL_TSV` set `--dump` and `--tsv`.
 #[test]
 #[ignore]
 fn whole_devset_timing() {
@@ -356,8 +357,8 @@ fn whole_devset_timing() {
         dataset: vec![devset],
         algorithm: std::env::var("EVAL_ALGORITHM").unwrap_or_else(|_| "all".into()),
         pred: vec![],
-        dump: None,
-        tsv: None,
+        dump: std::env::var_os("EVAL_DUMP").map(PathBuf::from),
+        tsv: std::env::var_os("EVAL_TSV").map(PathBuf::from),
         json: None,
         markdown: None,
         svg: None,

@@ -140,7 +140,7 @@ pub fn best_range(is_tag: &[bool]) -> Option<(usize, usize)> {
         } else {
             cur += v;
         }
-        if best.map_or(true, |(b, _, _)| cur > b) {
+        if best.is_none_or(|(b, _, _)| cur > b) {
             best = Some((cur, start, n));
         }
     }

@@ -27,7 +27,7 @@
 //! entity decoding and whitespace collapsing (the paper counts raw characters), which keeps
 //! indentation from reading as content.
 
-use super::{gaussian_smooth, mean_std, Method};
+use super::{gaussian_smooth, mean_std, Explanation, Method};
 use crate::doc::{Doc, UnitKind};
 
 /// What CETR calls a line.
@@ -225,6 +225,40 @@ impl Method for Cetr {
         }
     }
 
+    fn explain(&self, doc: &Doc) -> Option<Explanation> {
+        let tr = tag_ratios(doc, self.lines);
+        let smooth = gaussian_smooth(&tr, self.sigma);
+        let kept = self.content_lines(doc);
+        let mut ex = Explanation {
+            unit: match self.lines {
+                Lines::Source => "line",
+                Lines::Blocks => "block",
+            },
+            columns: vec![
+                ("tag_ratio".into(), tr),
+                ("smoothed".into(), smooth.clone()),
+            ],
+            plot: vec![0, 1],
+            thresholds: Vec::new(),
+            kept,
+        };
+        match self.mode {
+            Mode::Threshold => {
+                let (_, std) = mean_std(&smooth);
+                ex.thresholds.push((
+                    format!("τ = λσ = {:.2}", self.lambda * std),
+                    self.lambda * std,
+                ));
+            }
+            Mode::KMeans => {
+                let g = gaussian_smooth(&derivative(&smooth, self.alpha), self.sigma);
+                ex.columns.push(("smoothed_derivative".into(), g));
+                ex.plot.push(2);
+            }
+        }
+        Some(ex)
+    }
+
     fn select(&self, doc: &Doc) -> Vec<bool> {
         let lines = self.content_lines(doc);
         doc.segments
@@ -318,6 +352,18 @@ mod tests {
         .content_lines(&doc);
         let count = |v: &[bool]| v.iter().filter(|&&b| b).count();
         assert!(count(&low) > count(&high));
+    }
+
+    #[test]
+    fn explain_has_one_row_per_line() {
+        let doc = Doc::parse(&article_page(false));
+        let ex = Cetr::tm(Lines::Source).explain(&doc).unwrap();
+        assert_eq!(ex.kept.len(), doc.lines as usize);
+        assert!(ex.columns.iter().all(|(_, v)| v.len() == ex.kept.len()));
+        assert_eq!(ex.thresholds.len(), 1);
+        let km = Cetr::km(Lines::Blocks).explain(&doc).unwrap();
+        assert_eq!(km.columns.len(), 3);
+        assert_eq!(km.kept.len(), doc.blocks as usize + 1);
     }
 
     #[test]

@@ -183,34 +183,40 @@ impl Crunch {
         for chain in &selectors {
             match_chain(doc, chain, &mut depth, &mut why);
         }
-        let mut removed = propagate(doc, &why);
+        let removed = propagate(doc, &why);
 
-        // Stage 2: forms and link lists, on what is left.
-        let sums = remaining_sums(doc, &removed, false);
-        let page_chars = sums.first().map_or(0, |s| s.chars);
-        for (i, e) in doc.elements.iter().enumerate().skip(1) {
+        // Stage 2, bottom-up (children before parents, one reverse pass): an element's
+        // totals count only what is left of its children, so a container holding the article
+        // and a removed sidebar link list is judged without the list.
+        let mut sums = own_sums(doc, &removed);
+        let page_chars: u64 = sums.iter().map(|s| u64::from(s.chars)).sum();
+        for i in (1..n).rev() {
+            let e = &doc.elements[i];
             if removed[i] {
                 continue;
             }
-            let s = &sums[i];
-            if e.tag == Tag::Form && u64::from(s.chars) * 2 < u64::from(page_chars) {
-                why[i] = Reason::Form;
+            let s = sums[i];
+            why[i] = if e.tag == Tag::Form && u64::from(s.chars) * 2 < page_chars {
+                Reason::Form
             } else if s.links >= self.min_links
                 && s.chars > 0
                 && f64::from(s.link_chars) >= self.link_list_ratio * f64::from(s.chars)
             {
-                why[i] = Reason::LinkList;
+                Reason::LinkList
+            } else if e.tag == Tag::Table && s.words < self.empty_table_min_words {
+                Reason::EmptyTable
+            } else {
+                Reason::Kept
+            };
+            if why[i] == Reason::Kept {
+                let p = &mut sums[e.parent as usize];
+                p.chars += s.chars;
+                p.link_chars += s.link_chars;
+                p.links += s.links;
+                p.words += s.words;
             }
         }
-        removed = propagate(doc, &why);
-        // Then empty tables.
-        let after = remaining_sums(doc, &removed, true);
-        for (i, e) in doc.elements.iter().enumerate().skip(1) {
-            if !removed[i] && e.tag == Tag::Table && after[i].words < self.empty_table_min_words {
-                why[i] = Reason::EmptyTable;
-            }
-        }
-        removed = propagate(doc, &why);
+        let removed = propagate(doc, &why);
         Analysis { why, removed, sums }
     }
 }
@@ -280,8 +286,8 @@ fn propagate(doc: &Doc, why: &[Reason]) -> Vec<bool> {
     removed
 }
 
-/// Subtree totals over the segments not removed, in one reverse pass.
-fn remaining_sums(doc: &Doc, removed: &[bool], words: bool) -> Vec<Sums> {
+/// Per element, its own (not its descendants') text and links, over what is not removed.
+fn own_sums(doc: &Doc, removed: &[bool]) -> Vec<Sums> {
     let mut sums = vec![Sums::default(); doc.elements.len()];
     for s in &doc.segments {
         let e = s.element as usize;
@@ -293,21 +299,11 @@ fn remaining_sums(doc: &Doc, removed: &[bool], words: bool) -> Vec<Sums> {
         if s.link {
             t.link_chars += s.chars;
         }
-        if words {
-            t.words += doc.seg_text(s).unicode_words().count() as u32;
-        }
+        t.words += doc.seg_text(s).unicode_words().count() as u32;
     }
-    for (i, el) in doc.elements.iter().enumerate().rev() {
+    for (i, el) in doc.elements.iter().enumerate() {
         if el.tag == Tag::A && !removed[i] {
             sums[i].links += 1;
-        }
-        if i > 0 && !removed[i] {
-            let add = sums[i];
-            let p = &mut sums[el.parent as usize];
-            p.chars += add.chars;
-            p.link_chars += add.link_chars;
-            p.links += add.links;
-            p.words += add.words;
         }
     }
     sums
