@@ -8,12 +8,16 @@
 use crate::extract;
 use crate::http;
 use crate::input::InputSpec;
+use crate::input::RetryPolicy;
+use crate::manifest;
 use crate::output::{Compress, Format, ShardOptions, DEFAULT_SHARD_SIZE, DEFAULT_ZSTD_LEVEL};
-use crate::pipeline::{self, Config};
+use crate::pipeline::{self, Config, InputItem, PageBudget};
 use crate::record::ReaderOptions;
+use crate::task;
 use clap::{Parser, Subcommand};
 use std::io::{Read, Write};
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -39,16 +43,85 @@ pub enum Command {
     Algorithms,
     /// Score methods (and other tools' outputs) against gold text: the evaluation framework.
     Eval(crate::eval::EvalArgs),
+    /// Add up the stats of a crawl's output folder (all tasks) into OUT/stats-merged.json; with
+    /// --manifest, also list the inputs not done yet.
+    MergeStats(MergeStatsArgs),
     // (explain: being written)
 }
 
+/// The rules for crawls run as job arrays, printed by `warcsift extract --help`.
+const EXTRACT_LONG_HELP: &str = "\
+Crawls as job arrays (Slurm, Kubernetes indexed Jobs, AWS Batch):
+  Task I of N takes inputs I, I+N, I+2N, ... of the full list (positional inputs first, then the
+  manifest's lines), counting from 0. I and N default to the scheduler's environment:
+  SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (or MAX - MIN + 1);
+  JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX, with --task-count given. Flags win.
+
+Output folder (one for all tasks):
+  <stem>-NNNNN.<ext>       shards of one input; a manifest line's stem is its file name plus
+                           12 hex digits of the line's SHA-1 (unique, stable across reruns)
+  _done/<stem>.json        completion marker: written after the input's shards are in place
+  _errors/<stem>.jsonl     the input's record errors (input, byte offset, record id, reason)
+  stats.json, errors.jsonl the run's summary; with task slicing stats-task-NNNN.json and
+                           errors-task-NNNN.jsonl, so tasks never write the same file
+  `warcsift merge-stats OUT` adds up the markers of all tasks.
+
+Resuming: with --resume, inputs with a marker are skipped and everything else an interrupted
+run left of the others is removed first, so a task killed at any moment and rerun gives
+exactly the output of an uninterrupted run. Exit status: 0 when every input was done, 1 when
+an input could not be read (the others are still done) or the output could not be written.";
+
 #[derive(clap::Args, Debug)]
+#[command(after_long_help = EXTRACT_LONG_HELP)]
 pub struct ExtractArgs {
     /// WARC inputs: paths (.warc, .warc.gz, .warc.zst; compression detected from the bytes),
     /// `-` for stdin, or http(s):// URLs (streamed, no temporary file).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "manifest")]
     pub inputs: Vec<String>,
-    /// Output folder for shards, stats.json and errors.jsonl.
+    /// A file listing inputs, one per line, plain or gzip (like Common Crawl's warc.paths.gz);
+    /// blank lines and `#` comments are ignored, relative lines resolved against --prefix.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Directory or http(s):// base URL for the manifest's relative lines (for Common Crawl:
+    /// `https://data.commoncrawl.org/`).
+    #[arg(long, value_name = "DIR|URL", requires = "manifest")]
+    pub prefix: Option<String>,
+    /// This task's index I in a job array, from 0: it takes inputs I, I+N, I+2N, ...
+    /// [default: from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX]
+    #[arg(long, value_name = "I")]
+    pub task_index: Option<usize>,
+    /// The number N of tasks in the array. [default: from SLURM_ARRAY_TASK_COUNT or
+    /// SLURM_ARRAY_TASK_MIN/MAX; required for Kubernetes (completions) and AWS Batch (size)]
+    #[arg(long, value_name = "N")]
+    pub task_count: Option<usize>,
+    /// Skip inputs marked done in OUT/_done; clear what interrupted runs left of the others.
+    #[arg(long)]
+    pub resume: bool,
+    /// Stop at the first bad record (by default it is counted, listed in the errors file, and
+    /// the run goes on).
+    #[arg(long)]
+    pub strict: bool,
+    /// Time budget per page in milliseconds (0: none). Pages the cost model predicts to take
+    /// longer (by their size) are extracted with --fallback-algorithm (stats: fallbacks);
+    /// pages that take longer anyway are counted (stats: over_budget).
+    #[arg(long, default_value_t = 2000, value_name = "MS")]
+    pub page_time_budget_ms: u64,
+    /// The cheap method for pages over the time budget.
+    #[arg(long, default_value = pipeline::DEFAULT_FALLBACK, value_name = "NAME")]
+    pub fallback_algorithm: String,
+    /// Send pages whose decoded payload is larger than this straight to the fallback method
+    /// [default: the time budget times the method's throughput in the cost model]
+    #[arg(long, value_name = "BYTES")]
+    pub fallback_above_bytes: Option<usize>,
+    /// Retries of an http(s) input after transient failures (connection reset or refused,
+    /// timeouts, 5xx, 429), also in the middle of the body (resumed with a Range request).
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub http_retries: u32,
+    /// Delay before the first retry in milliseconds, doubled for each further one (at most
+    /// 60 s), or the server's Retry-After.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub http_backoff_ms: u64,
+    /// Output folder for shards, completion markers, stats and errors.
     #[arg(short, long, default_value = "out")]
     pub out: PathBuf,
     /// Extraction method (see `warcsift algorithms`).
@@ -81,6 +154,16 @@ pub struct ExtractArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct MergeStatsArgs {
+    /// The output folder shared by a crawl's tasks.
+    pub out: PathBuf,
+    /// The crawl's manifest: also list the inputs it names that are not done yet (exit status
+    /// 1 when there are any).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct PageArgs {
     /// An HTML file, or - for stdin.
     pub file: String,
@@ -101,16 +184,38 @@ pub struct PageArgs {
 /// The method used when none is named.
 pub const DEFAULT_ALGORITHM: &str = "cetr-km-blocks";
 
+/// Environment variable that makes `extract` sleep this many milliseconds per record: only
+/// for tests that must interrupt a run part way (ignored unless set to a number).
+pub const TEST_DELAY_ENV: &str = "WARCSIFT_TEST_DELAY_MS";
+
 impl ExtractArgs {
-    /// Resolve into the pipeline's configuration.
-    pub fn resolve(&self) -> Config {
+    /// Resolve into the pipeline's configuration: read the manifest, pick this task's slice.
+    pub fn resolve(&self) -> Result<Config, String> {
         let threads = self.threads.unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1)
         });
-        Config {
-            inputs: self.inputs.iter().map(|s| InputSpec::parse(s)).collect(),
+        let mut inputs: Vec<InputItem> = self
+            .inputs
+            .iter()
+            .map(|s| InputItem::positional(InputSpec::parse(s)))
+            .collect();
+        if let Some(path) = &self.manifest {
+            let prefix = self.prefix.as_deref().map(manifest::Prefix::parse);
+            let entries = manifest::load(path, prefix.as_ref())?;
+            inputs.extend(entries.into_iter().map(InputItem::from_manifest));
+        }
+        // Checked over the whole list, so that every task of an array refuses alike.
+        pipeline::check_unique_stems(&inputs).map_err(|e| e.to_string())?;
+        let task = task::resolve(self.task_index, self.task_count, |k| std::env::var(k).ok())?
+            .map(|(slice, _)| slice);
+        if let Some(slice) = task {
+            inputs = slice.select(inputs);
+        }
+        let backoff = Duration::from_millis(self.http_backoff_ms);
+        Ok(Config {
+            inputs,
             out_dir: self.out.clone(),
             shard: ShardOptions {
                 format: self.format,
@@ -123,7 +228,100 @@ impl ExtractArgs {
             reader: ReaderOptions::default().with_max_record_bytes(self.max_record_bytes),
             http: http::Limits::default().with_max_decoded_bytes(self.max_payload_bytes),
             progress: !self.quiet,
+            task,
+            resume: self.resume,
+            strict: self.strict,
+            budget: PageBudget::new(
+                &self.algorithm,
+                self.page_time_budget_ms,
+                &self.fallback_algorithm,
+                self.fallback_above_bytes,
+            ),
+            retry: RetryPolicy {
+                retries: self.http_retries,
+                base_delay: backoff,
+                max_delay: Duration::from_secs(60).max(backoff),
+            },
+            record_delay: std::env::var(TEST_DELAY_ENV)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|&ms| ms > 0)
+                .map(Duration::from_millis),
+        })
+    }
+
+    /// `warcsift extract`.
+    pub fn run(&self) -> Result<(), String> {
+        let cfg = self.resolve()?;
+        if let (Some(t), false) = (cfg.task, self.quiet) {
+            eprintln!(
+                "warcsift: task {} of {} (index from 0): {} inputs",
+                t.index,
+                t.count,
+                cfg.inputs.len()
+            );
         }
+        let report = pipeline::run(&cfg).map_err(|e| {
+            if e.is_output() {
+                format!(
+                    "{e}; the output is unusable, so the run stops here (inputs finished \
+                     before are marked done in {}: fix the cause and rerun with --resume)",
+                    cfg.out_dir.join(crate::resume::DONE_DIR).display()
+                )
+            } else {
+                e.to_string()
+            }
+        })?;
+        let stats = &report.stats;
+        eprintln!(
+            "warcsift: {} records read, {} pages extracted, {} skipped, {} errors in {:.2} s \
+             ({:.0} records/s, {:.1} MB/s); {} inputs done ({} by earlier runs), {} failed; \
+             output in {}",
+            stats.records_read,
+            stats.extracted,
+            stats.total_skipped(),
+            stats.total_errors(),
+            stats.wall_seconds,
+            stats.records_per_second,
+            stats.mb_per_second,
+            report.done_now + report.resumed,
+            report.resumed,
+            report.failed.len(),
+            cfg.out_dir.display()
+        );
+        if report.failed.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<&str> = report.failed.iter().map(|f| f.input.as_str()).collect();
+        Err(format!(
+            "{} of {} inputs could not be read ({}); the others are done, and a rerun with \
+             --resume retries only these",
+            report.failed.len(),
+            cfg.inputs.len(),
+            names.join(", ")
+        ))
+    }
+}
+
+impl MergeStatsArgs {
+    /// `warcsift merge-stats`.
+    pub fn run(&self) -> Result<(), String> {
+        let merged = crate::stats::merge_folder(&self.out, self.manifest.as_deref())?;
+        let path = self.out.join(crate::stats::MERGED_STATS);
+        let body = serde_json::to_vec_pretty(&merged).map_err(|e| e.to_string())?;
+        crate::resume::write_atomic(&path, &body)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", merged.summary());
+        let _ = writeln!(out, "written to {}", path.display());
+        if merged.inputs_missing > 0 {
+            return Err(format!(
+                "{} of the manifest's {} inputs are not done yet",
+                merged.inputs_missing,
+                merged.inputs_missing + merged.inputs_done_of_manifest
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -141,23 +339,8 @@ pub fn main() -> i32 {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Extract(args) => {
-            let cfg = args.resolve();
-            let stats = pipeline::run(&cfg).map_err(|e| e.to_string())?;
-            eprintln!(
-                "warcsift: {} records read, {} pages extracted, {} skipped, {} errors in {:.2} s \
-                 ({:.0} records/s, {:.1} MB/s); output in {}",
-                stats.records_read,
-                stats.extracted,
-                stats.total_skipped(),
-                stats.total_errors(),
-                stats.wall_seconds,
-                stats.records_per_second,
-                stats.mb_per_second,
-                cfg.out_dir.display()
-            );
-            Ok(())
-        }
+        Command::Extract(args) => args.run(),
+        Command::MergeStats(args) => args.run(),
         Command::Page(args) => page(&args),
         Command::Algorithms => {
             let mut out = std::io::stdout().lock();

@@ -63,6 +63,8 @@ pub struct Element {
     /// The element carries `hidden`, `aria-hidden="true"` or an inline `display:none` /
     /// `visibility:hidden` style.
     pub hidden: bool,
+    /// A hyperlink: an `<a>` with an `href` (an `<a name=...>` anchor is not a link).
+    pub link: bool,
 }
 
 /// A run of visible text between two tags on one source line.
@@ -215,6 +217,8 @@ struct Builder<'a> {
     open_other: HashMap<u64, u32>,
     /// Open hidden elements.
     hidden_depth: u32,
+    /// Open hyperlinks.
+    links_open: u32,
     /// Inside `<head>` (text there is not page text).
     in_head: bool,
     /// A segment was added since the last block boundary.
@@ -237,6 +241,7 @@ impl<'a> Builder<'a> {
             seg_end: 0,
             ident: 0..0,
             hidden: false,
+            link: false,
         });
         doc.text.reserve(src.len() / 4);
         Builder {
@@ -247,6 +252,7 @@ impl<'a> Builder<'a> {
             open: [0; Tag::COUNT],
             open_other: HashMap::new(),
             hidden_depth: 0,
+            links_open: 0,
             in_head: false,
             block_has_text: false,
             max_line: 0,
@@ -285,7 +291,7 @@ impl<'a> Builder<'a> {
     }
 
     fn in_link(&self) -> bool {
-        self.open[Tag::A as usize] > 0
+        self.links_open > 0
     }
 
     fn block_break(&mut self) {
@@ -449,7 +455,8 @@ impl<'a> Builder<'a> {
             self.untracked += 1;
             return;
         }
-        let (ident, hidden) = self.attributes(t);
+        let (ident, hidden, href) = self.attributes(t);
+        let link = tag == Tag::A && href;
         let parent = self.top();
         let depth = self.stack.len() as u32;
         let seg_start = self.doc.segments.len() as u32;
@@ -462,6 +469,7 @@ impl<'a> Builder<'a> {
             seg_end: seg_start,
             ident,
             hidden,
+            link,
         });
         self.tag_unit(UnitKind::Open, index, tag, t.line);
         let hash = if tag == Tag::Other {
@@ -476,16 +484,20 @@ impl<'a> Builder<'a> {
         if hidden {
             self.hidden_depth += 1;
         }
+        if link {
+            self.links_open += 1;
+        }
     }
 
     /// id/class/role/itemprop words and visibility of a start tag.
-    fn attributes(&mut self, t: &Token) -> (Range<u32>, bool) {
+    fn attributes(&mut self, t: &Token) -> (Range<u32>, bool, bool) {
         let start = self.doc.idents.len();
         let mut hidden = false;
+        let mut href = false;
         let raw = t.raw(self.src);
         // Fast path: no attributes at all.
         if raw.len() <= t.name(self.src).len() + 3 {
-            return (start as u32..start as u32, false);
+            return (start as u32..start as u32, false, false);
         }
         for (name, value) in t.attrs(self.src) {
             let keep = name.eq_ignore_ascii_case("id")
@@ -505,6 +517,8 @@ impl<'a> Builder<'a> {
                     let v: String = value.chars().take(budget).collect();
                     self.doc.idents.push_str(&v.to_lowercase());
                 }
+            } else if name.eq_ignore_ascii_case("href") {
+                href = true;
             } else if name.eq_ignore_ascii_case("hidden") {
                 hidden = true;
             } else if name.eq_ignore_ascii_case("aria-hidden") {
@@ -518,7 +532,7 @@ impl<'a> Builder<'a> {
                 hidden |= v.contains("display:none") || v.contains("visibility:hidden");
             }
         }
-        (start as u32..self.doc.idents.len() as u32, hidden)
+        (start as u32..self.doc.idents.len() as u32, hidden, href)
     }
 
     fn meta(&mut self, t: &Token) {
@@ -627,7 +641,10 @@ impl<'a> Builder<'a> {
         let n = self.doc.segments.len() as u32;
         let el = &mut self.doc.elements[index as usize];
         el.seg_end = n;
-        let (tag, hidden) = (el.tag, el.hidden);
+        let (tag, hidden, link) = (el.tag, el.hidden, el.link);
+        if link {
+            self.links_open = self.links_open.saturating_sub(1);
+        }
         self.open[tag as usize] = self.open[tag as usize].saturating_sub(1);
         if hidden {
             self.hidden_depth = self.hidden_depth.saturating_sub(1);
@@ -857,12 +874,13 @@ mod tests {
 
     #[test]
     fn subtree_sums_bottom_up() {
-        let doc = Doc::parse("<div><p>abc <a>de</a></p><p>fgh</p></div>");
+        let doc = Doc::parse("<div><p>abc <a href=x>de</a></p><p>fgh</p></div><a name=top>anchor, not a link</a>");
         let sums = doc.subtree_sums();
         assert_eq!(sums[1].chars, 8);
         assert_eq!(sums[1].link_chars, 2);
         assert_eq!(sums[1].nodes, 4);
-        assert_eq!(sums[0].chars, 8);
+        assert_eq!(sums[0].chars, 8 + 18);
+        assert_eq!(sums[0].link_chars, 2, "<a name> is not a hyperlink");
     }
 
     #[test]

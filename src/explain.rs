@@ -439,36 +439,3 @@ mod tests {
         }
     }
 }
-
-
-#[cfg(test)]
-mod eval_tmp {
-    use crate::eval::measures::{score_pair, Measure};
-    use crate::extract;
-    #[test]
-    #[ignore]
-    fn eval_tmp() {
-        for pkg in ["dragnet"] {
-            let dir = format!("/work/shared/devset/{pkg}");
-            let meta = std::fs::read_to_string(format!("{dir}/meta.jsonl")).unwrap();
-            let pages: Vec<(String, Option<String>)> = meta.lines().map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                (v["id"].as_str().unwrap().to_string(), v["url"].as_str().map(str::to_owned))
-            }).collect();
-            for name in ["plain", "crunch"] {
-                let m = extract::method(name).unwrap();
-                let (mut p, mut r, mut empty, mut n) = (0.0, 0.0, 0, 0);
-                for (id, url) in &pages {
-                    let html = std::fs::read(format!("{dir}/{id}.html")).unwrap();
-                    let gold = std::fs::read_to_string(format!("{dir}/{id}.txt")).unwrap();
-                    let d = crate::charset::decode(&html, None, url.as_deref());
-                    let pred = extract::extract_page(&d.text, url.as_deref(), m.as_ref()).text;
-                    let s = score_pair(&gold, &pred);
-                    if pred.is_empty() { empty += 1; if empty < 4 { eprintln!("empty: {id}"); } }
-                    p += s.get(Measure::Bag).p; r += s.get(Measure::Bag).r; n += 1;
-                }
-                eprintln!("{pkg} {name}: P {:.3} R {:.3} empty {empty}", p / n as f64, r / n as f64);
-            }
-        }
-    }
-}

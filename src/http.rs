@@ -583,13 +583,39 @@ fn decode_coding<'a>(
 
 /// Reads a decoder to its end, at most `limit` bytes. Returns what was decoded and the
 /// error that stopped it, if any.
+///
+/// The output grows by doubling but never past `limit + 1` bytes, so a bomb costs at most about
+/// 1.5 × `limit` at the moment of the last growth (`read_to_end` would double to 2 × `limit`
+/// and hold old and new buffer, 3 × `limit`).
 fn read_capped<R: Read>(
-    r: R,
+    mut r: R,
     limit: usize,
 ) -> Result<(Vec<u8>, Option<std::io::Error>), HttpError> {
-    let mut out = Vec::new();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    let error = r.take(cap).read_to_end(&mut out).err();
+    const CHUNK: usize = 64 * 1024;
+    let cap = limit.saturating_add(1);
+    let mut out: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; CHUNK.min(cap)];
+    let mut error = None;
+    loop {
+        let want = chunk.len().min(cap - out.len());
+        if want == 0 {
+            break;
+        }
+        let n = match r.read(chunk.get_mut(..want).unwrap_or_default()) {
+            Ok(0) => break,
+            Ok(n) => n.min(want),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        };
+        if out.capacity() - out.len() < n {
+            let grow = out.capacity().max(CHUNK).min(cap - out.len()).max(n);
+            out.reserve_exact(grow);
+        }
+        out.extend_from_slice(chunk.get(..n).unwrap_or_default());
+    }
     if out.len() > limit {
         return Err(HttpError::DecodedTooLarge { limit });
     }
@@ -686,6 +712,25 @@ mod tests {
             HttpError::DecodedTooLarge { limit: 5 }.to_string(),
             "decompressed payload exceeds 5 bytes"
         );
+    }
+
+    #[test]
+    fn capped_reads_never_hold_more_than_the_limit() {
+        let data = vec![7u8; 300_000];
+        for limit in [0, 1, 65_535, 65_536, 100_000, 299_999] {
+            assert_eq!(
+                read_capped(&data[..], limit).unwrap_err(),
+                HttpError::DecodedTooLarge { limit }
+            );
+        }
+        for limit in [300_000, 300_001, 1 << 30] {
+            let (out, err) = read_capped(&data[..], limit).unwrap();
+            assert!(err.is_none());
+            assert_eq!(out, data);
+            assert!(out.capacity() <= limit.saturating_add(1).max(1 << 17));
+        }
+        let (out, _) = read_capped(&data[..], 300_000).unwrap();
+        assert!(out.capacity() <= 300_001, "{}", out.capacity());
     }
 
     #[test]

@@ -32,6 +32,19 @@
 //!   status is an [`InputError::HttpStatus`]. URLs must be opened and read from a plain
 //!   thread, not from inside an async runtime (that is an error, not a panic). Loopback URLs
 //!   bypass any configured proxy.
+//! - **Retries** (http(s) only, with [`open_with`] and a [`RetryPolicy`]; [`open`] tries once):
+//!   transient failures are retried with exponential backoff and jitter, both when opening and
+//!   in the middle of the body. Transient means: a connection that could not be made, was
+//!   reset or timed out, and the statuses 408, 429 and 5xx except 501, 505 and 511; for 429
+//!   and 503 a `Retry-After` in seconds is honoured (capped at [`RetryPolicy::max_delay`]).
+//!   Other statuses (404, 403, ...) fail at once. A body that breaks off is resumed where it
+//!   stopped with a `Range: bytes=N-` request (and `If-Range` with the first response's strong
+//!   `ETag` or `Last-Modified`, so a file that changed meanwhile is not spliced); a server that
+//!   answers anything but `206` from byte `N` ends the input. The retry count restarts whenever
+//!   bytes arrive, so a long download survives any number of separated hiccups. After the last
+//!   try the error says how many attempts were made ([`InputError::GaveUp`]), and a body that
+//!   could not be finished is reported by [`Input::source_error`], so that the caller does not
+//!   take a cut-off input for a complete one.
 //!
 //! Buffers are [`BUFFER_SIZE`] (256 KiB) on both the compressed and the decompressed side:
 //! large enough that a typical Common Crawl record (header + HTML, tens of KiB) is handed out
@@ -53,6 +66,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use flate2::bufread::GzDecoder;
@@ -65,6 +79,77 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Time allowed between two successful reads of an http(s) body before the read fails.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How http(s) inputs retry transient failures; see the module doc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt (0: try once).
+    pub retries: u32,
+    /// Delay before the first retry; doubled for each further one (with jitter: each delay is
+    /// drawn uniformly from its upper half).
+    pub base_delay: Duration,
+    /// Longest single delay, also the cap on a server's `Retry-After`.
+    pub max_delay: Duration,
+}
+
+impl RetryPolicy {
+    /// One attempt, no retry.
+    pub const ONCE: RetryPolicy = RetryPolicy {
+        retries: 0,
+        base_delay: Duration::ZERO,
+        max_delay: Duration::ZERO,
+    };
+
+    /// The delay before retry number `retry` (from 1), or the server's `Retry-After`.
+    fn delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
+        if let Some(after) = retry_after {
+            return after.min(self.max_delay);
+        }
+        let factor = 1u32
+            .checked_shl(retry.saturating_sub(1))
+            .unwrap_or(u32::MAX);
+        let full = self
+            .base_delay
+            .checked_mul(factor)
+            .unwrap_or(self.max_delay)
+            .min(self.max_delay);
+        // Equal jitter: half fixed, half random, so that a thousand tasks that failed together
+        // do not come back together.
+        let half = full / 2;
+        half + half.mul_f64(random_unit())
+    }
+}
+
+impl Default for RetryPolicy {
+    /// 5 retries, 1 s doubling to at most 60 s: rides out about a minute of trouble.
+    fn default() -> Self {
+        RetryPolicy {
+            retries: 5,
+            base_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(60),
+        }
+    }
+}
+
+/// A number in `[0, 1)` that differs between calls and processes (no `rand` dependency: the
+/// standard library's randomly keyed hasher is enough for jitter).
+fn random_unit() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    );
+    (h.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Options for [`open_with`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Retries of http(s) inputs.
+    pub retry: RetryPolicy,
+}
 
 /// Bound on remembered gzip members. Only members still in the decompressed buffer can be
 /// asked about, so this is only reached by pathological streams of tiny or empty members.
@@ -188,6 +273,14 @@ pub enum InputError {
         /// The error and its causes, joined with `: `.
         message: String,
     },
+    /// Every attempt failed with a transient error (or the last with a permanent one).
+    #[error("{last} (gave up after {attempts} attempts)")]
+    GaveUp {
+        /// Attempts made, the first included.
+        attempts: u32,
+        /// The last attempt's error.
+        last: Box<InputError>,
+    },
     /// A URL was opened from inside an async runtime, where blocking reads are not allowed.
     #[error("cannot open {url} from inside an async runtime; open URLs from a plain thread")]
     InsideAsyncRuntime {
@@ -204,8 +297,19 @@ pub enum InputError {
     },
 }
 
-/// Opens an input and sets up decompression by magic bytes. See the module doc.
+/// Opens an input and sets up decompression by magic bytes, trying an http(s) input once.
+/// See the module doc.
 pub fn open(spec: &InputSpec) -> Result<Input, InputError> {
+    open_with(
+        spec,
+        &OpenOptions {
+            retry: RetryPolicy::ONCE,
+        },
+    )
+}
+
+/// [`open`] with options: http(s) inputs retry transient failures per `opts.retry`.
+pub fn open_with(spec: &InputSpec, opts: &OpenOptions) -> Result<Input, InputError> {
     match spec {
         InputSpec::Path(path) => {
             let file = File::open(path).map_err(|source| InputError::Open {
@@ -216,8 +320,11 @@ pub fn open(spec: &InputSpec) -> Result<Input, InputError> {
         }
         InputSpec::Stdin => Input::from_reader(spec.name(), io::stdin()),
         InputSpec::Url(url) => {
-            let body = HttpBody::get(url)?;
-            Input::from_reader(spec.name(), body)
+            let body = HttpBody::get(url, opts.retry)?;
+            let failure = Arc::clone(&body.failure);
+            let mut input = Input::from_reader(spec.name(), body)?;
+            input.source_failure = Some(failure);
+            Ok(input)
         }
     }
 }
@@ -230,6 +337,8 @@ pub struct Input {
     position: u64,
     /// Set after a read error on a source that cannot resynchronise: later reads see EOF.
     failed: bool,
+    /// For http(s): set when the body could not be read to its end (see [`Input::source_error`]).
+    source_failure: Option<Arc<Mutex<Option<String>>>>,
 }
 
 enum Inner {
@@ -282,7 +391,18 @@ impl Input {
             inner,
             position: 0,
             failed: false,
+            source_failure: None,
         })
+    }
+
+    /// Why the source could not be read to its end, if it could not: an http(s) body that
+    /// broke off and could not be resumed. The decompressing layers above may have reported it
+    /// as a corrupt or truncated member and then simply ended, so a caller that must not take
+    /// a cut-off input for a complete one asks here once the input is exhausted. Always `None`
+    /// for files and stdin.
+    pub fn source_error(&self) -> Option<String> {
+        let failure = self.source_failure.as_ref()?;
+        failure.lock().map_or(None, |f| f.clone())
     }
 
     /// The compression detected at open.
@@ -614,10 +734,32 @@ impl Read for GzMembers {
 struct HttpBody {
     runtime: Option<tokio::runtime::Runtime>,
     body: Option<Pin<Box<dyn tokio::io::AsyncRead + Send>>>,
+    client: reqwest::Client,
+    url: String,
+    policy: RetryPolicy,
+    /// Body bytes handed out so far (where a resumed request starts).
+    received: u64,
+    /// The body's full length, when the server said.
+    expected: Option<u64>,
+    /// Strong `ETag` or `Last-Modified` of the first response, sent as `If-Range`.
+    validator: Option<String>,
+    /// Failures since bytes last arrived.
+    failures: u32,
+    /// Set when the body is given up on; shared with [`Input`].
+    failure: Arc<Mutex<Option<String>>>,
+}
+
+/// One request's outcome, classified for the retry loop.
+enum Attempt {
+    Ok(reqwest::Response),
+    /// Transient: retry (after the server's `Retry-After`, if it gave one).
+    Retry(InputError, Option<Duration>),
+    /// Permanent: give up now.
+    Fail(InputError),
 }
 
 impl HttpBody {
-    fn get(url: &str) -> Result<HttpBody, InputError> {
+    fn get(url: &str, policy: RetryPolicy) -> Result<HttpBody, InputError> {
         if tokio::runtime::Handle::try_current().is_ok() {
             return Err(InputError::InsideAsyncRuntime {
                 url: url.to_string(),
@@ -631,29 +773,103 @@ impl HttpBody {
                 url: url.to_string(),
                 source,
             })?;
-        let transport = |e: reqwest::Error| InputError::HttpTransport {
-            url: url.to_string(),
-            message: error_chain(&e),
-        };
         let mut builder = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .read_timeout(READ_TIMEOUT);
         if is_loopback_url(url) {
             builder = builder.no_proxy();
         }
-        let client = builder.build().map_err(transport)?;
-        // The request future arms timers when created, so create it inside the runtime.
-        let response = runtime
-            .block_on(async { client.get(url).send().await })
-            .map_err(transport)?;
-        let status = response.status();
-        if !status.is_success() {
-            return Err(InputError::HttpStatus {
-                url: url.to_string(),
-                status: status.as_u16(),
+        let client = builder.build().map_err(|e| InputError::HttpTransport {
+            url: url.to_string(),
+            message: error_chain(&e),
+        })?;
+        let mut body = HttpBody {
+            runtime: Some(runtime),
+            body: None,
+            client,
+            url: url.to_string(),
+            policy,
+            received: 0,
+            expected: None,
+            validator: None,
+            failures: 0,
+            failure: Arc::new(Mutex::new(None)),
+        };
+        let mut attempts = 0;
+        let response = loop {
+            attempts += 1;
+            let (error, after) = match body.request(None) {
+                Attempt::Ok(response) => break response,
+                Attempt::Fail(e) => return Err(gave_up(e, attempts)),
+                Attempt::Retry(e, after) => (e, after),
+            };
+            if attempts > policy.retries {
+                return Err(gave_up(error, attempts));
+            }
+            std::thread::sleep(policy.delay(attempts, after));
+        };
+        body.expected = response.content_length();
+        body.validator = validator(&response);
+        body.start(response);
+        Ok(body)
+    }
+
+    /// Send one GET (from byte `from` with `Range`, when given) and classify the outcome.
+    fn request(&self, from: Option<u64>) -> Attempt {
+        let Some(runtime) = &self.runtime else {
+            return Attempt::Fail(InputError::HttpTransport {
+                url: self.url.clone(),
+                message: "the I/O runtime is gone".into(),
             });
+        };
+        let mut request = self.client.get(&self.url);
+        if let Some(from) = from {
+            request = request.header(reqwest::header::RANGE, format!("bytes={from}-"));
+            if let Some(v) = &self.validator {
+                request = request.header(reqwest::header::IF_RANGE, v.as_str());
+            }
         }
-        let owned_url = url.to_string();
+        // The request future arms timers when created, so create it inside the runtime.
+        let response = match runtime.block_on(async { request.send().await }) {
+            Ok(r) => r,
+            Err(e) => {
+                let transient = !e.is_builder() && !e.is_redirect();
+                let error = InputError::HttpTransport {
+                    url: self.url.clone(),
+                    message: error_chain(&e),
+                };
+                return if transient {
+                    Attempt::Retry(error, None)
+                } else {
+                    Attempt::Fail(error)
+                };
+            }
+        };
+        let status = response.status().as_u16();
+        if response.status().is_success() {
+            return Attempt::Ok(response);
+        }
+        let error = InputError::HttpStatus {
+            url: self.url.clone(),
+            status,
+        };
+        let transient = matches!(status, 408 | 429)
+            || (500..600).contains(&status) && !matches!(status, 501 | 505 | 511);
+        if !transient {
+            return Attempt::Fail(error);
+        }
+        let after = matches!(status, 429 | 503)
+            .then(|| response.headers().get(reqwest::header::RETRY_AFTER))
+            .flatten()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        Attempt::Retry(error, after)
+    }
+
+    /// Read `response`'s body from now on.
+    fn start(&mut self, response: reqwest::Response) {
+        let owned_url = self.url.clone();
         let stream = futures_util::StreamExt::map(response.bytes_stream(), move |chunk| {
             chunk.map_err(|e| {
                 io::Error::other(format!(
@@ -662,31 +878,67 @@ impl HttpBody {
                 ))
             })
         });
-        let body: Pin<Box<dyn tokio::io::AsyncRead + Send>> =
-            Box::pin(tokio_util::io::StreamReader::new(stream));
-        Ok(HttpBody {
-            runtime: Some(runtime),
-            body: Some(body),
-        })
+        self.body = Some(Box::pin(tokio_util::io::StreamReader::new(stream)));
     }
-}
 
-impl Read for HttpBody {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let (Some(runtime), Some(body)) = (&self.runtime, &mut self.body) else {
-            return Ok(0);
-        };
-        if tokio::runtime::Handle::try_current().is_ok() {
-            return Err(io::Error::other(
-                "an http input cannot be read from inside an async runtime",
-            ));
+    /// After the body broke off with `error`: wait, then ask for the rest with a range
+    /// request, as often as the policy allows. `Err` once given up (the failure is recorded).
+    fn resume(&mut self, mut error: String) -> io::Result<()> {
+        self.body = None;
+        loop {
+            self.failures += 1;
+            if self.failures > self.policy.retries {
+                return Err(self.give_up(error));
+            }
+            std::thread::sleep(self.policy.delay(self.failures, None));
+            let response = match self.request(Some(self.received)) {
+                Attempt::Ok(r) => r,
+                Attempt::Retry(e, _) => {
+                    error = e.to_string();
+                    continue;
+                }
+                Attempt::Fail(e) => {
+                    return Err(self.give_up(e.to_string()));
+                }
+            };
+            let start = response
+                .headers()
+                .get(reqwest::header::CONTENT_RANGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("bytes "))
+                .and_then(|v| v.split('-').next())
+                .and_then(|v| v.trim().parse::<u64>().ok());
+            let resumed = response.status().as_u16() == 206 && start == Some(self.received);
+            if !resumed && self.received > 0 {
+                let why = format!(
+                    "{error}; resuming at byte {} failed: the server answered status {} \
+                     without that range (it cannot resume, or the file changed)",
+                    self.received,
+                    response.status().as_u16()
+                );
+                return Err(self.give_up(why));
+            }
+            self.start(response);
+            return Ok(());
         }
-        runtime.block_on(tokio::io::AsyncReadExt::read(body, buf))
     }
-}
 
-impl Drop for HttpBody {
-    fn drop(&mut self) {
+    /// Record the final failure and make the error to return.
+    fn give_up(&mut self, error: String) -> io::Error {
+        let message = format!(
+            "{error} (at byte {} of the body; gave up after {} attempts)",
+            self.received,
+            self.failures.max(1)
+        );
+        if let Ok(mut f) = self.failure.lock() {
+            *f = Some(message.clone());
+        }
+        self.body = None;
+        self.runtime_shutdown();
+        io::Error::other(message)
+    }
+
+    fn runtime_shutdown(&mut self) {
         if let Some(runtime) = self.runtime.take() {
             {
                 // Drop the connection inside the runtime's context, then stop the runtime
@@ -696,6 +948,77 @@ impl Drop for HttpBody {
             }
             runtime.shutdown_background();
         }
+    }
+}
+
+/// Wrap the last error with the attempt count when there was more than one attempt.
+fn gave_up(last: InputError, attempts: u32) -> InputError {
+    if attempts <= 1 {
+        last
+    } else {
+        InputError::GaveUp {
+            attempts,
+            last: Box::new(last),
+        }
+    }
+}
+
+/// What to send as `If-Range`: a strong `ETag`, else `Last-Modified`.
+fn validator(response: &reqwest::Response) -> Option<String> {
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
+            .map(str::to_string)
+    };
+    header(reqwest::header::ETAG)
+        .filter(|e| !e.starts_with("W/"))
+        .or_else(|| header(reqwest::header::LAST_MODIFIED))
+}
+
+impl Read for HttpBody {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let (Some(runtime), Some(body)) = (&self.runtime, &mut self.body) else {
+                return Ok(0);
+            };
+            if tokio::runtime::Handle::try_current().is_ok() {
+                return Err(io::Error::other(
+                    "an http input cannot be read from inside an async runtime",
+                ));
+            }
+            let error = match runtime.block_on(tokio::io::AsyncReadExt::read(body, buf)) {
+                Ok(0) => match self.expected {
+                    Some(len) if self.received < len => format!(
+                        "reading the body of {} failed: the connection closed after {} of {len} \
+                         bytes",
+                        self.url, self.received
+                    ),
+                    _ => {
+                        self.runtime_shutdown();
+                        return Ok(0);
+                    }
+                },
+                Ok(n) => {
+                    self.received += n as u64;
+                    self.failures = 0;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => return Err(e),
+                Err(e) => e.to_string(),
+            };
+            self.resume(error)?;
+        }
+    }
+}
+
+impl Drop for HttpBody {
+    fn drop(&mut self) {
+        self.runtime_shutdown();
     }
 }
 
@@ -1020,6 +1343,196 @@ mod tests {
         let err = open(&InputSpec::Url(url.clone())).unwrap_err();
         assert!(matches!(err, InputError::HttpTransport { .. }), "{err}");
         assert!(err.to_string().starts_with(&format!("GET {url} failed: ")));
+    }
+
+    /// Serves requests on a loopback port: `respond(n, head)` gets the request number (from 0)
+    /// and the request head, and returns the raw bytes to send before closing (possibly a
+    /// cut-off response, or nothing: a reset). Returns the URL and the request counter.
+    fn serve_script(
+        respond: impl Fn(usize, &str) -> Vec<u8> + Send + 'static,
+    ) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let count = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = Arc::clone(&count);
+        std::thread::spawn(move || {
+            for stream in listener.incoming().take(32) {
+                let Ok(mut stream) = stream else { continue };
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") {
+                    match stream.read(&mut byte) {
+                        Ok(1) => head.push(byte[0]),
+                        _ => break,
+                    }
+                }
+                let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let reply = respond(n, &String::from_utf8_lossy(&head));
+                let _ = stream.write_all(&reply);
+            }
+        });
+        (format!("http://{addr}/crawl.warc.gz"), count)
+    }
+
+    fn response(status: &str, headers: &str, body: &[u8]) -> Vec<u8> {
+        let mut r = format!(
+            "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n{headers}\r\n",
+            body.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(body);
+        r
+    }
+
+    fn quick(retries: u32) -> OpenOptions {
+        OpenOptions {
+            retry: RetryPolicy {
+                retries,
+                base_delay: Duration::from_millis(5),
+                max_delay: Duration::from_millis(50),
+            },
+        }
+    }
+
+    #[test]
+    fn http_transient_failures_at_open_are_retried() {
+        let body = [
+            gzip_member(b"WARC/1.0 one\n"),
+            gzip_member(b"WARC/1.0 two\n"),
+        ]
+        .concat();
+        let (url, count) = serve_script(move |n, _| match n {
+            0 => Vec::new(), // connection closed without an answer
+            1 => response("503 Service Unavailable", "Retry-After: 0\r\n", b"busy"),
+            2 => response("429 Too Many Requests", "", b"slow down"),
+            _ => response("200 OK", "", &body),
+        });
+        let mut input = open_with(&InputSpec::parse(&url), &quick(3)).unwrap();
+        let (data, errors) = drain(&mut input);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(data, b"WARC/1.0 one\nWARC/1.0 two\n");
+        assert_eq!(input.source_error(), None);
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 4);
+    }
+
+    #[test]
+    fn http_gives_up_after_the_last_try_with_a_sentence() {
+        let (url, count) = serve_script(|_, _| response("502 Bad Gateway", "", b"down"));
+        let err = open_with(&InputSpec::parse(&url), &quick(2)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "GET {url} answered with HTTP status 502, not a success (2xx) status \
+                 (gave up after 3 attempts)"
+            )
+        );
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 3);
+        // Permanent statuses are not retried.
+        let (url, count) = serve_script(|_, _| response("404 Not Found", "", b"no"));
+        let err = open_with(&InputSpec::parse(&url), &quick(5)).unwrap_err();
+        assert!(
+            matches!(err, InputError::HttpStatus { status: 404, .. }),
+            "{err}"
+        );
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn retry_after_is_honoured() {
+        let (url, _) = serve_script(|n, _| match n {
+            0 => response("429 Too Many Requests", "Retry-After: 1\r\n", b""),
+            _ => response("200 OK", "", b"WARC/1.0\r\n"),
+        });
+        let opts = OpenOptions {
+            retry: RetryPolicy {
+                retries: 1,
+                base_delay: Duration::from_millis(1),
+                max_delay: Duration::from_secs(5),
+            },
+        };
+        let started = std::time::Instant::now();
+        let mut input = open_with(&InputSpec::parse(&url), &opts).unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(950));
+        assert_eq!(drain(&mut input).0, b"WARC/1.0\r\n");
+    }
+
+    #[test]
+    fn a_body_cut_off_resumes_with_a_range_request() {
+        let members: Vec<Vec<u8>> = (0..40)
+            .map(|i| gzip_member(format!("record {i} {}\n", "x".repeat(i * 50)).as_bytes()))
+            .collect();
+        let body = members.concat();
+        let expected: Vec<u8> = (0..40)
+            .flat_map(|i| format!("record {i} {}\n", "x".repeat(i * 50)).into_bytes())
+            .collect();
+        let cut = body.len() / 3;
+        let total = body.len();
+        let (url, count) = serve_script(move |n, head| {
+            if n == 0 {
+                // Promise everything, send a third, hang up.
+                let mut r = response("200 OK", "ETag: \"v1\"\r\n", &body);
+                r.truncate(r.len() - (total - cut));
+                return r;
+            }
+            let range = head
+                .lines()
+                .find_map(|l| l.strip_prefix("range: ").or(l.strip_prefix("Range: ")))
+                .and_then(|v| v.strip_prefix("bytes="))
+                .and_then(|v| v.trim_end_matches('-').parse::<usize>().ok());
+            let if_range = head.to_ascii_lowercase().contains("if-range: \"v1\"");
+            match range {
+                Some(from) if if_range => response(
+                    "206 Partial Content",
+                    &format!("Content-Range: bytes {from}-{}/{total}\r\n", total - 1),
+                    &body[from..],
+                ),
+                _ => response("500 Internal Server Error", "", b"expected a range"),
+            }
+        });
+        let mut input = open_with(&InputSpec::parse(&url), &quick(2)).unwrap();
+        let (data, errors) = drain(&mut input);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(data, expected);
+        assert_eq!(input.source_error(), None);
+        assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_body_that_cannot_be_resumed_is_reported() {
+        let body: Vec<u8> = (0..30)
+            .flat_map(|i| gzip_member(format!("record {i}\n").as_bytes()))
+            .collect();
+        let half = body.len() / 2;
+        let (url, _) = serve_script(move |_, _| {
+            // Every answer is a full 200 cut in the middle: resuming is impossible.
+            let mut r = response("200 OK", "", &body);
+            r.truncate(r.len() - half);
+            r
+        });
+        let mut input = open_with(&InputSpec::parse(&url), &quick(2)).unwrap();
+        let (data, _) = drain(&mut input);
+        assert!(data.len() < 30 * 10);
+        let why = input.source_error().expect("the cut is reported");
+        assert!(why.contains("cannot resume"), "{why}");
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_and_caps() {
+        let p = RetryPolicy {
+            retries: 9,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_millis(1000),
+        };
+        for retry in 1..10u32 {
+            let full = Duration::from_millis((100u64 << (retry - 1)).min(1000));
+            let d = p.delay(retry, None);
+            assert!(d >= full / 2 && d <= full, "retry {retry}: {d:?}");
+        }
+        assert_eq!(p.delay(1, Some(Duration::from_secs(9))), p.max_delay);
+        assert_eq!(
+            p.delay(1, Some(Duration::from_millis(7))),
+            Duration::from_millis(7)
+        );
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //!
 //! ```text
 //!            ┌────────────┐  bounded   ┌──────────┐  bounded  ┌──────────────────┐
-//!  input ──▶ │ reader     │ ─────────▶ │ worker×N │ ────────▶ │ writer (in order)│ ──▶ shards
-//!            │ inflate +  │  records   │ http,    │  pages    │ reorder by seq,  │    stats.json
-//!            │ frame      │            │ charset, │           │ ShardWriter      │    errors.jsonl
+//!  input ──▶ │ reader     │ ─────────▶ │ worker×N │ ────────▶ │ writer (in order)│ ──▶ shards,
+//!            │ inflate +  │  records   │ http,    │  pages    │ reorder by seq,  │    _done/ marker,
+//!            │ frame      │            │ charset, │           │ ShardWriter      │    stats, errors
 //!            └────────────┘            │ extract  │           └──────────────────┘
 //!                                      └──────────┘
 //! ```
@@ -22,25 +22,162 @@
 //!
 //! Memory is bounded by the channel capacities (a few records per worker) times
 //! `max_record_bytes`, whatever the input's size.
+//!
+//! # Inputs, markers and failures
+//!
+//! Inputs run one after another; each is one *unit of work* with its own shards, errors file
+//! and completion marker (the protocol is in [`crate::resume`]: a task killed at any instant
+//! and rerun with `--resume` ends with exactly the output of an uninterrupted run).
+//!
+//! - A **bad record** never stops anything: it is counted by kind in the stats and listed in
+//!   the errors file (input, byte offset, record id, reason). `--strict` makes the first one
+//!   fatal instead ([`PipelineError::Strict`]).
+//! - An **unusable input** (cannot be opened; an http(s) body that breaks off and cannot be
+//!   resumed after the retries of [`crate::input::RetryPolicy`]) fails that input only: the
+//!   sentence is printed, the shards it had written are removed, it is left unmarked (so a
+//!   rerun with `--resume` retries just it), and the run goes on with the next input.
+//!   [`RunReport::failed`] lists them; the command exits non-zero at the end.
+//! - **Unusable output** (a shard, marker or summary that cannot be written: disk full,
+//!   permissions) stops the run at once with a sentence naming the file and the cause
+//!   ([`PipelineError::is_output`]). Inputs finished before stay marked.
+//!
+//! # Time per page
+//!
+//! A method cannot be interrupted in the middle of a page, so `--page-time-budget-ms` is kept
+//! by *prediction* plus *counting*, not by preemption:
+//!
+//! - Before extraction, the page's decoded payload size is compared with a size limit: the
+//!   budget times the method's worst measured throughput ([`cost_model_bytes_per_ms`]), or
+//!   `--fallback-above-bytes`. A larger page goes straight to the cheap fallback method
+//!   (`--fallback-algorithm`, `plain` by default: no scoring, one pass) and is counted in
+//!   `stats.fallbacks`.
+//! - After extraction the time taken is measured; a page that took longer than the budget
+//!   anyway (a slow machine, an unusually expensive page shape) keeps its text and is counted
+//!   in `stats.over_budget`, so a budget that is too generous shows in the stats.
+//!
+//! The model errs on the side of running the chosen method (its throughputs are the slowest
+//! seen on pathological page shapes, halved for slower machines), and a fallback saves less
+//! than one might hope: parsing the page is most of any method's cost, and `plain` pays it
+//! too. It matters for the expensive methods (the character-level CCB variants) and for giant
+//! pages; for ordinary ones, `over_budget` is the honest signal.
 
 use crate::extract::{self, Method};
 use crate::http;
 use crate::input::{self, InputSpec};
-use crate::output::{PageRecord, ShardOptions, ShardWriter};
+use crate::manifest;
+use crate::output::{shard_name, PageRecord, ShardOptions, ShardWriter};
 use crate::record::{RawRecord, ReadEvent, ReaderOptions, RecordReader, SkipReason};
+use crate::resume::{self, Marker, OutputIndex};
 use crate::stats::Stats;
+use crate::task::TaskSlice;
 use crossbeam_channel::{bounded, Receiver, Sender};
-use std::collections::BTreeMap;
-use std::io::Write;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// One input of a run and the stem its output is named after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputItem {
+    pub spec: InputSpec,
+    /// Unique within the run (checked by [`run`]) and across a crawl's tasks.
+    pub stem: String,
+    /// The manifest line it came from, if any (recorded in the completion marker).
+    pub manifest_line: Option<String>,
+}
+
+impl InputItem {
+    /// An input given on the command line: named by [`output_stem`].
+    pub fn positional(spec: InputSpec) -> InputItem {
+        InputItem {
+            stem: output_stem(&spec),
+            spec,
+            manifest_line: None,
+        }
+    }
+
+    /// An input listed in a manifest: named by [`manifest::stem`].
+    pub fn from_manifest(entry: manifest::Entry) -> InputItem {
+        InputItem {
+            spec: entry.spec,
+            stem: entry.stem,
+            manifest_line: Some(entry.line),
+        }
+    }
+}
+
+/// The per-page time budget, resolved (see the module doc's "Time per page").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageBudget {
+    /// Extractions that take longer are counted in `stats.over_budget`. `None`: no budget.
+    pub time: Option<Duration>,
+    /// Pages whose decoded payload is larger go to `fallback` (`None`: never).
+    pub fallback_above: Option<usize>,
+    /// The cheap method.
+    pub fallback: String,
+}
+
+/// Fallback method used when none is named.
+pub const DEFAULT_FALLBACK: &str = "plain";
+
+impl PageBudget {
+    /// No budget: every page goes to the chosen method, nothing is timed.
+    pub fn none() -> PageBudget {
+        PageBudget {
+            time: None,
+            fallback_above: None,
+            fallback: DEFAULT_FALLBACK.to_string(),
+        }
+    }
+
+    /// A budget of `ms` milliseconds per page for `algorithm` (0: none). Pages larger than
+    /// `above` bytes, or by default than `ms` × [`cost_model_bytes_per_ms`], go to `fallback`;
+    /// when the fallback is the method itself there is nothing cheaper, so only the counting
+    /// remains.
+    pub fn new(algorithm: &str, ms: u64, fallback: &str, above: Option<usize>) -> PageBudget {
+        let modelled = (ms > 0).then(|| {
+            let limit = ms.saturating_mul(cost_model_bytes_per_ms(algorithm));
+            usize::try_from(limit).unwrap_or(usize::MAX)
+        });
+        PageBudget {
+            time: (ms > 0).then(|| Duration::from_millis(ms)),
+            fallback_above: above.or(modelled).filter(|_| algorithm != fallback),
+            fallback: fallback.to_string(),
+        }
+    }
+}
+
+/// The cost model: decoded HTML bytes per millisecond a method is assumed to process at
+/// worst (1,000 bytes/ms = 1 MB/s). Measured on a release build, one core, pages of 256 KiB
+/// to 8 MiB in three shapes (ordinary article markup; thousands of unclosed nested `<div>`s;
+/// long tables of tiny cells), keeping each method's slowest shape: most methods ran at
+/// 20–60 MB/s (tokenizing and building the [`crate::doc::Doc`] dominate, and every method
+/// pays them), `ccb-chars`/`accb-chars` at ~4 MB/s. The values are those worst cases halved
+/// for slower machines, grouped. A method not listed gets the slowest group's value.
+///
+/// With the default 2 s budget this sends only pages of more than ~20–30 MB (4 MB for the
+/// character-level CCB variants) to the fallback: the size limit guards against the rare
+/// giant page, and `stats.over_budget` shows whether pages of ordinary size are slow anyway
+/// (superlinear behaviour on some page shape, which no size rule can predict).
+pub fn cost_model_bytes_per_ms(algorithm: &str) -> u64 {
+    match algorithm {
+        "plain" | "cetr-km" | "cetr-km-blocks" | "line-block" | "line-block-sigma" | "cnr"
+        | "cnr-precision" | "cnr-recall" | "bte" | "dsc" | "lqf" | "lqf-0.25" | "lqf-0.75" => {
+            15_000
+        }
+        "cetr-tm" | "cetr-tm-blocks" | "ccb" | "accb" | "auto" | "dom-block" | "info-optics"
+        | "info-optics-fixed" | "crunch" => 10_000,
+        "info-discoverer" => 8_000,
+        _ => 2_000,
+    }
+}
 
 /// Everything a run needs, resolved from the command line (or built by tests).
 #[derive(Clone)]
 pub struct Config {
-    pub inputs: Vec<InputSpec>,
+    /// The inputs of this run (for a task of an array: its slice only), in order.
+    pub inputs: Vec<InputItem>,
     pub out_dir: PathBuf,
     pub shard: ShardOptions,
     pub threads: usize,
@@ -49,10 +186,23 @@ pub struct Config {
     pub http: http::Limits,
     /// Show a progress bar (only when stderr is a terminal).
     pub progress: bool,
+    /// This run's place in a job array: names the summary files `stats-task-NNNN.json` and
+    /// `errors-task-NNNN.jsonl` instead of `stats.json` and `errors.jsonl`.
+    pub task: Option<TaskSlice>,
+    /// Skip inputs that have a completion marker.
+    pub resume: bool,
+    /// Any record error stops the run.
+    pub strict: bool,
+    pub budget: PageBudget,
+    /// Retries of http(s) inputs.
+    pub retry: input::RetryPolicy,
+    /// Sleep this long per record read (tests only: makes a run slow enough to interrupt;
+    /// set from `WARCSIFT_TEST_DELAY_MS`).
+    pub record_delay: Option<Duration>,
 }
 
-/// A failure that stops the run: an input that cannot be opened, or output that cannot be
-/// written. Per-record problems are never fatal; they are counted in [`Stats`].
+/// A failure that stops the run. Per-record problems are never fatal (unless `--strict`), and
+/// an unusable input only fails that input; see the module doc.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
     #[error("unknown algorithm {0:?}; `warcsift algorithms` lists them")]
@@ -61,11 +211,77 @@ pub enum PipelineError {
     Input { input: String, message: String },
     #[error("{0}")]
     Output(#[from] crate::output::OutputError),
-    #[error("cannot write {path}: {cause}")]
+    #[error("cannot write {}: {}", path.display(), os_sentence(cause))]
     Write {
         path: PathBuf,
         cause: std::io::Error,
     },
+    #[error(
+        "the inputs {first} and {second} would both write shards named {stem}-NNNNN; \
+         rename one of them, or list them in a manifest (which names outputs by their whole path)"
+    )]
+    DuplicateStem {
+        stem: String,
+        first: String,
+        second: String,
+    },
+    #[error(
+        "{input}: record error at byte {offset}{}: {reason}; stopping because of --strict",
+        id.as_deref().map(|i| format!(" (record {i})")).unwrap_or_default()
+    )]
+    Strict {
+        input: String,
+        offset: u64,
+        id: Option<String>,
+        reason: String,
+    },
+}
+
+impl PipelineError {
+    /// Whether the output could not be written (the folder is unusable until fixed).
+    pub fn is_output(&self) -> bool {
+        matches!(self, PipelineError::Output(_) | PipelineError::Write { .. })
+    }
+
+    fn write(path: &Path, cause: std::io::Error) -> PipelineError {
+        PipelineError::Write {
+            path: path.to_path_buf(),
+            cause,
+        }
+    }
+}
+
+/// The OS's sentence for an I/O error, without Rust's ` (os error N)` suffix.
+fn os_sentence(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match (e.raw_os_error(), s.rfind(" (os error ")) {
+        (Some(_), Some(i)) => s[..i].to_string(),
+        _ => s,
+    }
+}
+
+/// An input that could not be processed (the run went on without it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputFailure {
+    pub input: String,
+    pub message: String,
+}
+
+/// What [`run`] did.
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    /// Counts of every input of the run that is done, including those done by earlier runs
+    /// (`--resume`), plus the inputs that failed or were skipped in this run.
+    pub stats: Stats,
+    /// Inputs processed by this run.
+    pub done_now: usize,
+    /// Inputs skipped because an earlier run had done them.
+    pub resumed: usize,
+    /// Inputs that could not be processed, in order.
+    pub failed: Vec<InputFailure>,
+    /// The summary files written: stats and errors.
+    pub stats_file: PathBuf,
+    pub errors_file: PathBuf,
 }
 
 /// One record on its way to a worker.
@@ -74,9 +290,16 @@ struct Job {
     record: RawRecord,
 }
 
+/// How a page's extraction went against the time budget.
+#[derive(Debug, Clone, Copy, Default)]
+struct PageCost {
+    fallback: bool,
+    over_budget: bool,
+}
+
 /// What a worker made of a record.
 enum Outcome {
-    Page(Box<PageRecord>),
+    Page(Box<PageRecord>, PageCost),
     Skipped(SkipReason),
     Error {
         offset: u64,
@@ -86,7 +309,7 @@ enum Outcome {
     },
 }
 
-/// One line of `errors.jsonl`.
+/// One line of an errors file.
 #[derive(serde::Serialize)]
 struct ErrorLine<'a> {
     input: &'a str,
@@ -96,59 +319,243 @@ struct ErrorLine<'a> {
     reason: &'a str,
 }
 
-/// Run every input through the pipeline; write shards, `stats.json` and `errors.jsonl`.
-pub fn run(cfg: &Config) -> Result<Stats, PipelineError> {
-    let method: Arc<dyn Method> = Arc::from(
-        extract::method(&cfg.algorithm)
-            .ok_or_else(|| PipelineError::UnknownAlgorithm(cfg.algorithm.clone()))?,
-    );
-    std::fs::create_dir_all(&cfg.out_dir).map_err(|cause| PipelineError::Write {
-        path: cfg.out_dir.clone(),
-        cause,
-    })?;
-    let errors_path = cfg.out_dir.join("errors.jsonl");
-    let mut errors_file =
-        std::fs::File::create(&errors_path).map_err(|cause| PipelineError::Write {
-            path: errors_path.clone(),
-            cause,
-        })?;
-    let progress = Progress::new(cfg.progress);
-    let started = Instant::now();
-    let mut total = Stats::default();
-    for spec in &cfg.inputs {
-        let stats = run_input(cfg, spec, &method, &mut errors_file, &progress)?;
-        total.merge(&stats);
+/// Why one input did not complete.
+enum InputError {
+    /// The input is unusable: the run goes on without it.
+    Unusable(String),
+    /// The run must stop.
+    Fatal(PipelineError),
+}
+
+/// A completed input, before its marker is written.
+struct InputDone {
+    stats: Stats,
+    /// Its errors file's content (JSON lines); empty when it had none.
+    errors: Vec<u8>,
+    /// Final shard names.
+    shards: Vec<String>,
+}
+
+/// The methods of a run, looked up once.
+struct Methods {
+    main: Arc<dyn Method>,
+    /// The fallback and the payload size above which it is used.
+    fallback: Option<(Arc<dyn Method>, usize)>,
+    time: Option<Duration>,
+}
+
+/// Run every input through the pipeline; write shards, completion markers and the summary
+/// (`stats.json` + `errors.jsonl`, or `stats-task-NNNN.json` + `errors-task-NNNN.jsonl`).
+///
+/// `Ok` also when some inputs failed: see [`RunReport::failed`].
+pub fn run(cfg: &Config) -> Result<RunReport, PipelineError> {
+    let lookup = |name: &str| -> Result<Arc<dyn Method>, PipelineError> {
+        extract::method(name)
+            .map(Arc::from)
+            .ok_or_else(|| PipelineError::UnknownAlgorithm(name.to_string()))
+    };
+    let methods = Methods {
+        main: lookup(&cfg.algorithm)?,
+        fallback: match cfg.budget.fallback_above {
+            Some(limit) => Some((lookup(&cfg.budget.fallback)?, limit)),
+            None => None,
+        },
+        time: cfg.budget.time,
+    };
+    check_unique_stems(&cfg.inputs)?;
+    let out = &cfg.out_dir;
+    for dir in [out.clone(), out.join(resume::DONE_DIR)] {
+        std::fs::create_dir_all(&dir).map_err(|e| PipelineError::write(&dir, e))?;
     }
-    errors_file.flush().map_err(|cause| PipelineError::Write {
-        path: errors_path,
-        cause,
-    })?;
-    total.finish(started.elapsed().as_secs_f64());
+    let marked = if cfg.resume {
+        resume::marked_stems(out)
+            .map_err(|e| PipelineError::write(&out.join(resume::DONE_DIR), e))?
+    } else {
+        BTreeMap::new()
+    };
+    let index = OutputIndex::scan(out).map_err(|e| PipelineError::write(out, e))?;
+    let progress = Progress::new(cfg.progress);
+    let mut report = RunReport {
+        stats: Stats::default(),
+        done_now: 0,
+        resumed: 0,
+        failed: Vec::new(),
+        stats_file: out.join(summary_name("stats", cfg.task, "json")),
+        errors_file: out.join(summary_name("errors", cfg.task, "jsonl")),
+    };
+    // Per input of the run: its counts once done (now or before), in input order.
+    let mut done: Vec<Option<Stats>> = Vec::with_capacity(cfg.inputs.len());
+    for item in &cfg.inputs {
+        if let Some(path) = marked.get(&item.stem) {
+            match resume::read_marker(path) {
+                Ok(marker) => {
+                    report.resumed += 1;
+                    done.push(Some(marker.stats));
+                    continue;
+                }
+                Err(why) => eprintln!("warcsift: {why}; processing {} again", item.spec),
+            }
+        }
+        resume::clear_input(out, &item.stem, &index)
+            .map_err(|e| PipelineError::write(&out.join(format!("{}-NNNNN", item.stem)), e))?;
+        match run_input(cfg, item, &methods, &progress) {
+            Ok(input_done) => {
+                let stats = input_done.stats.clone();
+                finish_input(cfg, item, input_done)?;
+                report.done_now += 1;
+                done.push(Some(stats));
+            }
+            Err(InputError::Unusable(message)) => {
+                remove_partial_output(cfg, &item.stem);
+                eprintln!(
+                    "warcsift: {message}; going on without this input (it is not marked done, \
+                     so a rerun with --resume retries it)"
+                );
+                report.failed.push(InputFailure {
+                    input: item.spec.name(),
+                    message,
+                });
+                done.push(None);
+            }
+            Err(InputError::Fatal(e)) => {
+                remove_partial_output(cfg, &item.stem);
+                progress.finish();
+                return Err(e);
+            }
+        }
+    }
     progress.finish();
-    write_stats(&cfg.out_dir.join("stats.json"), &total)?;
-    Ok(total)
+    write_summary(cfg, &done, &mut report)?;
+    Ok(report)
+}
+
+/// `stats.json`, or `stats-task-0003.json` for a task of an array.
+fn summary_name(what: &str, task: Option<TaskSlice>, ext: &str) -> String {
+    match task {
+        Some(t) => format!("{what}-{}.{ext}", t.label()),
+        None => format!("{what}.{ext}"),
+    }
+}
+
+/// Two inputs with one stem would overwrite each other's shards: refuse before writing.
+pub fn check_unique_stems(inputs: &[InputItem]) -> Result<(), PipelineError> {
+    let mut seen: HashMap<&str, &InputItem> = HashMap::new();
+    for item in inputs {
+        if let Some(first) = seen.insert(&item.stem, item) {
+            return Err(PipelineError::DuplicateStem {
+                stem: item.stem.clone(),
+                first: first.spec.name(),
+                second: item.spec.name(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Steps 4 of the resume protocol: make the shards durable, then the errors file, then the
+/// marker.
+fn finish_input(cfg: &Config, item: &InputItem, d: InputDone) -> Result<(), PipelineError> {
+    let out = &cfg.out_dir;
+    resume::sync_dir(out).map_err(|e| PipelineError::write(out, e))?;
+    let errors_file = if d.errors.is_empty() {
+        None
+    } else {
+        let path = resume::errors_path(out, &item.stem);
+        let dir = out.join(resume::ERRORS_DIR);
+        std::fs::create_dir_all(&dir).map_err(|e| PipelineError::write(&dir, e))?;
+        resume::write_atomic(&path, &d.errors).map_err(|e| PipelineError::write(&path, e))?;
+        Some(format!("{}/{}.jsonl", resume::ERRORS_DIR, item.stem))
+    };
+    let marker = Marker {
+        input: item.spec.name(),
+        manifest_line: item.manifest_line.clone(),
+        stem: item.stem.clone(),
+        shards: d.shards,
+        errors_file,
+        stats: d.stats,
+    };
+    let path = resume::marker_path(out, &item.stem);
+    let body = serde_json::to_vec_pretty(&marker).unwrap_or_default();
+    resume::write_atomic(&path, &body).map_err(|e| PipelineError::write(&path, e))
+}
+
+/// Best effort after a failed input: remove the shards it wrote (final and temporary), which
+/// are numbered from 0 without gaps. Errors are ignored: the input is unmarked, so a rerun
+/// clears whatever is left.
+fn remove_partial_output(cfg: &Config, stem: &str) {
+    for i in 0.. {
+        let name = shard_name(stem, &cfg.shard, i);
+        let paths = [
+            cfg.out_dir.join(&name),
+            cfg.out_dir.join(format!(".{name}.tmp")),
+            cfg.out_dir.join(format!(".{name}.old.tmp")),
+        ];
+        let removed = paths
+            .iter()
+            .filter(|p| resume::remove_if_present(p).unwrap_or(false))
+            .count();
+        if removed == 0 {
+            break;
+        }
+    }
+}
+
+/// Write the run's summary: the counts of all its done inputs (read back from the markers of
+/// those done before) and the concatenation of their errors files, in input order.
+fn write_summary(
+    cfg: &Config,
+    done: &[Option<Stats>],
+    report: &mut RunReport,
+) -> Result<(), PipelineError> {
+    let mut total = Stats::default();
+    let mut errors = Vec::new();
+    for (item, stats) in cfg.inputs.iter().zip(done) {
+        let Some(stats) = stats else { continue };
+        total.merge(stats);
+        if stats.total_errors() > 0 {
+            let path = resume::errors_path(&cfg.out_dir, &item.stem);
+            match std::fs::read(&path) {
+                Ok(bytes) => errors.extend_from_slice(&bytes),
+                Err(e) => eprintln!(
+                    "warcsift: cannot read {} for the run's error list: {}",
+                    path.display(),
+                    os_sentence(&e)
+                ),
+            }
+        }
+    }
+    total.inputs_failed = report.failed.len() as u64;
+    total.inputs_resumed = report.resumed as u64;
+    let wall = total.wall_seconds;
+    total.finish(wall);
+    resume::write_atomic(&report.errors_file, &errors)
+        .map_err(|e| PipelineError::write(&report.errors_file, e))?;
+    write_stats(&report.stats_file, &total)?;
+    report.stats = total;
+    Ok(())
 }
 
 /// Write `stats` as pretty JSON, atomically (temporary name, then rename).
 pub fn write_stats(path: &Path, stats: &Stats) -> Result<(), PipelineError> {
-    let tmp = path.with_extension("json.tmp");
     let body = serde_json::to_vec_pretty(stats).unwrap_or_default();
-    std::fs::write(&tmp, body)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|cause| PipelineError::Write {
-            path: path.to_path_buf(),
-            cause,
-        })
+    resume::write_atomic(path, &body).map_err(|e| PipelineError::write(path, e))
 }
 
-/// The stem shards of this input are named after: the file name without WARC/compression
-/// extensions, reduced to `[A-Za-z0-9._-]` (never a path, never starting with a dot).
+/// The stem shards of a positional input are named after: the file name without
+/// WARC/compression extensions, reduced by [`clean_stem`] (never a path, never starting with a
+/// dot). Manifest inputs are named by [`manifest::stem`] instead.
 pub fn output_stem(spec: &InputSpec) -> String {
     let name = spec.name();
     let base = name
         .rsplit(['/', '\\'])
         .find(|s| !s.is_empty())
         .unwrap_or("stdin");
+    clean_stem(base)
+}
+
+/// A file name without WARC/compression extensions, reduced to `[A-Za-z0-9._-]` (others
+/// become `_`), without leading dots; `input` if nothing is left.
+pub fn clean_stem(base: &str) -> String {
     let mut stem = base.to_string();
     for ext in [".gz", ".zst", ".zstd", ".warc", ".arc"] {
         if let Some(s) = stem.strip_suffix(ext) {
@@ -176,40 +583,44 @@ pub fn output_stem(spec: &InputSpec) -> String {
 
 fn run_input(
     cfg: &Config,
-    spec: &InputSpec,
-    method: &Arc<dyn Method>,
-    errors_file: &mut std::fs::File,
+    item: &InputItem,
+    methods: &Methods,
     progress: &Progress,
-) -> Result<Stats, PipelineError> {
+) -> Result<InputDone, InputError> {
     let started = Instant::now();
-    let source = spec.name();
-    let input = input::open(spec).map_err(|e| PipelineError::Input {
-        input: source.clone(),
-        message: e.to_string(),
-    })?;
-    let writer = ShardWriter::create(&cfg.out_dir, &output_stem(spec), &cfg.shard)?;
+    let source = item.spec.name();
+    let opts = input::OpenOptions { retry: cfg.retry };
+    let input = input::open_with(&item.spec, &opts)
+        .map_err(|e| InputError::Unusable(format!("cannot read input {source}: {e}")))?;
+    let writer = ShardWriter::create(&cfg.out_dir, &item.stem, &cfg.shard)
+        .map_err(|e| InputError::Fatal(e.into()))?;
     let threads = cfg.threads.max(1);
     let (job_tx, job_rx) = bounded::<Job>(threads * 4);
     let (out_tx, out_rx) = bounded::<(u64, Outcome)>(threads * 4);
+    let strict = cfg.strict;
 
     let mut reader_stats = Stats::default();
     let mut reader_errors: Vec<(u64, Option<String>, String)> = Vec::new();
+    let mut source_error = None;
     let result = std::thread::scope(|scope| {
         // Workers.
         for _ in 0..threads {
             let (rx, tx) = (job_rx.clone(), out_tx.clone());
-            let method = Arc::clone(method);
             let (http_limits, source) = (cfg.http, source.as_str());
-            scope.spawn(move || worker(rx, tx, method.as_ref(), &http_limits, source));
+            scope.spawn(move || worker(rx, tx, methods, &http_limits, source));
         }
         drop(job_rx);
         drop(out_tx);
         // Writer.
-        let writer_handle = scope.spawn(|| write_in_order(out_rx, writer, progress));
+        let writer_handle =
+            scope.spawn(|| write_in_order(out_rx, writer, progress, strict, &source));
         // Reader, on this thread.
         let mut records = RecordReader::new(input, cfg.reader);
         let mut seq = 0u64;
         while let Some(event) = records.next() {
+            if let Some(delay) = cfg.record_delay {
+                std::thread::sleep(delay);
+            }
             reader_stats.records_read += 1;
             match event {
                 ReadEvent::Record(record) => {
@@ -220,7 +631,7 @@ fn run_input(
                         .to_ascii_lowercase();
                     Stats::count(&mut reader_stats.records_by_type, &ty);
                     if job_tx.send(Job { seq, record }).is_err() {
-                        break; // Writer failed; its error is reported below.
+                        break; // The writer stopped; its error is reported below.
                     }
                     seq += 1;
                 }
@@ -232,11 +643,15 @@ fn run_input(
                     reader_stats.records_read -= 1;
                     reader_stats.error("record");
                     reader_errors.push((offset, id, error.to_string()));
+                    if strict {
+                        break;
+                    }
                 }
             }
             progress.set_bytes(records.position());
         }
         reader_stats.bytes_in = records.position();
+        source_error = records.get_ref().source_error();
         drop(job_tx);
         writer_handle.join().unwrap_or_else(|_| {
             Err(PipelineError::Input {
@@ -245,10 +660,25 @@ fn run_input(
             })
         })
     });
-    let (mut stats, worker_errors) = result?;
+    let (mut stats, worker_errors, shards) = result.map_err(InputError::Fatal)?;
+    if let Some(message) = source_error {
+        return Err(InputError::Unusable(format!(
+            "cannot read input {source} to its end: {message}"
+        )));
+    }
+    if strict {
+        if let Some((offset, id, reason)) = reader_errors.first() {
+            return Err(InputError::Fatal(PipelineError::Strict {
+                input: source.clone(),
+                offset: *offset,
+                id: id.clone(),
+                reason: reason.clone(),
+            }));
+        }
+    }
     stats.merge(&reader_stats);
     stats.inputs = 1;
-    // errors.jsonl: reader and worker errors of this input, by offset (deterministic).
+    // The errors file: reader and worker errors of this input, by offset (deterministic).
     let mut lines: Vec<(u64, Option<String>, &str, String)> = reader_errors
         .into_iter()
         .map(|(o, id, m)| (o, id, "record", m))
@@ -259,7 +689,7 @@ fn run_input(
             .map(|(o, id, k, m)| (o, Some(id), k, m)),
     );
     lines.sort_by_key(|l| l.0);
-    let mut buf = Vec::new();
+    let mut errors = Vec::new();
     for (offset, id, kind, reason) in &lines {
         let line = ErrorLine {
             input: &source,
@@ -268,18 +698,16 @@ fn run_input(
             kind,
             reason,
         };
-        if serde_json::to_writer(&mut buf, &line).is_ok() {
-            buf.push(b'\n');
+        if serde_json::to_writer(&mut errors, &line).is_ok() {
+            errors.push(b'\n');
         }
     }
-    errors_file
-        .write_all(&buf)
-        .map_err(|cause| PipelineError::Write {
-            path: cfg.out_dir.join("errors.jsonl"),
-            cause,
-        })?;
     stats.finish(started.elapsed().as_secs_f64());
-    Ok(stats)
+    Ok(InputDone {
+        stats,
+        errors,
+        shards,
+    })
 }
 
 /// The record type a skip reason implies (for `records_by_type`).
@@ -300,7 +728,7 @@ fn type_of_skip(reason: SkipReason) -> &'static str {
 fn worker(
     rx: Receiver<Job>,
     tx: Sender<(u64, Outcome)>,
-    method: &dyn Method,
+    methods: &Methods,
     limits: &http::Limits,
     source: &str,
 ) {
@@ -308,7 +736,7 @@ fn worker(
         let offset = job.record.offset;
         let id = job.record.header.record_id().unwrap_or("").to_string();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            process(&job.record, method, limits, source)
+            process(&job.record, methods, limits, source)
         }))
         .unwrap_or_else(|_| Outcome::Error {
             offset,
@@ -323,13 +751,9 @@ fn worker(
     }
 }
 
-/// HTTP payload → HTML check → charset → extraction → page record.
-fn process(
-    record: &RawRecord,
-    method: &dyn Method,
-    limits: &http::Limits,
-    source: &str,
-) -> Outcome {
+/// HTTP payload → HTML check → charset → extraction (by the chosen method, or the fallback
+/// for pages the cost model predicts over budget) → page record.
+fn process(record: &RawRecord, methods: &Methods, limits: &http::Limits, source: &str) -> Outcome {
     let h = &record.header;
     let id = h.record_id().unwrap_or("").to_string();
     let url = h.target_uri().unwrap_or("").to_string();
@@ -370,8 +794,18 @@ fn process(
     if !html {
         return Outcome::Skipped(SkipReason::NotHtml);
     }
+    let mut cost = PageCost::default();
+    let method: &dyn Method = match &methods.fallback {
+        Some((fallback, limit)) if body.len() > *limit => {
+            cost.fallback = true;
+            fallback.as_ref()
+        }
+        _ => methods.main.as_ref(),
+    };
+    let started = Instant::now();
     let ex = extract::extract_with(&body, charset.as_deref(), Some(&url), method);
-    Outcome::Page(Box::new(PageRecord {
+    cost.over_budget = methods.time.is_some_and(|t| started.elapsed() > t);
+    let page = PageRecord {
         id,
         url,
         date: h.date().unwrap_or("").to_string(),
@@ -383,18 +817,21 @@ fn process(
         source: source.to_string(),
         offset: record.offset,
         truncated: h.truncated().is_some(),
-    }))
+    };
+    Outcome::Page(Box::new(page), cost)
 }
 
 type WorkerError = (u64, String, &'static str, String);
 
-/// Reorder outcomes by sequence number and write pages; returns the counts and the
-/// per-record errors.
+/// Reorder outcomes by sequence number and write pages; returns the counts, the per-record
+/// errors and the final shard names. With `strict`, the first error stops it.
 fn write_in_order(
     rx: Receiver<(u64, Outcome)>,
     mut writer: ShardWriter,
     progress: &Progress,
-) -> Result<(Stats, Vec<WorkerError>), PipelineError> {
+    strict: bool,
+    source: &str,
+) -> Result<(Stats, Vec<WorkerError>, Vec<String>), PipelineError> {
     let mut stats = Stats::default();
     let mut errors = Vec::new();
     let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
@@ -404,8 +841,10 @@ fn write_in_order(
         while let Some(outcome) = pending.remove(&next) {
             next += 1;
             match outcome {
-                Outcome::Page(page) => {
+                Outcome::Page(page, cost) => {
                     stats.extracted += 1;
+                    stats.fallbacks += u64::from(cost.fallback);
+                    stats.over_budget += u64::from(cost.over_budget);
                     if page.text.is_empty() {
                         stats.extracted_empty += 1;
                     }
@@ -423,6 +862,14 @@ fn write_in_order(
                     kind,
                     message,
                 } => {
+                    if strict {
+                        return Err(PipelineError::Strict {
+                            input: source.to_string(),
+                            offset,
+                            id: Some(id).filter(|i| !i.is_empty()),
+                            reason: message,
+                        });
+                    }
                     stats.error(kind);
                     errors.push((offset, id, kind, message));
                 }
@@ -433,7 +880,13 @@ fn write_in_order(
     stats.shards = summary.files.len() as u64;
     stats.bytes_out = summary.bytes_written;
     stats.bytes_out_uncompressed = summary.bytes_uncompressed;
-    Ok((stats, errors))
+    let shards = summary
+        .files
+        .iter()
+        .filter_map(|f| f.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    Ok((stats, errors, shards))
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise.
@@ -489,6 +942,24 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_budget_from_the_cost_model() {
+        let b = PageBudget::new("cetr-km-blocks", 2000, "plain", None);
+        assert_eq!(b.time, Some(Duration::from_secs(2)));
+        assert_eq!(b.fallback_above, Some(2000 * 15_000));
+        let b = PageBudget::new("ccb-chars", 2000, "plain", None);
+        assert_eq!(b.fallback_above, Some(4_000_000));
+        // Explicit limit wins; no budget means no timing; no fallback to the method itself.
+        let b = PageBudget::new("cetr-km-blocks", 0, "plain", Some(10));
+        assert_eq!((b.time, b.fallback_above), (None, Some(10)));
+        assert_eq!(
+            PageBudget::new("plain", 2000, "plain", None).fallback_above,
+            None
+        );
+        assert_eq!(PageBudget::new("x", 0, "plain", None), PageBudget::none());
+        assert_eq!(cost_model_bytes_per_ms("no-such-method"), 2_000);
+    }
 
     #[test]
     fn stems_never_escape_the_output_folder() {

@@ -19,6 +19,17 @@
 //!   next line starting with `WARC/1.` and goes on; it ends cleanly at end of input, never
 //!   loops and never panics.
 //!
+//! **Lying `Content-Length`.** A block must be followed by a line end (the record's closing
+//! blank line), the next version line, or the end of input. When it is not, the length was
+//! wrong: the record is still handed out (as [`ReadEvent::Record`] or `Skipped`) and followed by
+//! a [`RecordError::LengthMismatch`] error with its offset and id. If the block was read into
+//! memory (kept records, and skipped ones of at most [`HEAD_PEEK_BYTES`]) and the next record's
+//! version line appears in it after a blank line, the length was too large: the block is cut
+//! there and the records it swallowed are read again, so none is lost. Otherwise (a length too
+//! small, or a block discarded unread) the reader resynchronises. A block that runs past the
+//! end of input but holds the next record's start is treated the same way (a length too large,
+//! not a truncated file).
+//!
 //! HTML-ness at this stage is cheap and generous: `WARC-Identified-Payload-Type` when present
 //! (Common Crawl's sniffed type), otherwise the HTTP `Content-Type` found in the head of the
 //! block ([`http::peek_content_type`]); with no type at all the record is kept and the worker
@@ -335,6 +346,17 @@ pub enum RecordError {
         /// The bytes that were there.
         got: u64,
     },
+    /// The bytes after the block are neither a blank line nor the next record: the declared
+    /// length was wrong. When the next record's start was found inside the block, the block
+    /// was cut there (and the record still handed out); otherwise reading resynchronised.
+    #[error(
+        "the record's Content-Length {declared} does not match its block (it is not followed \
+         by a blank line and the next record)"
+    )]
+    LengthMismatch {
+        /// The `Content-Length` declared.
+        declared: u64,
+    },
     /// The input failed (for example a corrupt gzip member).
     #[error("reading the input failed: {message}")]
     Input {
@@ -403,6 +425,16 @@ pub struct RecordReader<R: RecordSource> {
     /// Input errors in a row at the same position.
     stalled: u32,
     last_error_pos: Option<u64>,
+    /// Bytes read ahead and given back (the records after a block whose `Content-Length` was
+    /// too large); read before `src`. `pushback[pushback_pos..]` is what is left.
+    pushback: Vec<u8>,
+    pushback_pos: usize,
+    /// An event to hand out before reading on (the error that follows a record whose
+    /// `Content-Length` did not match its block).
+    queued: Option<ReadEvent>,
+    /// An input error met while peeking after a block, reported by the next read (an
+    /// [`Input`] reports a gzip error once, then resynchronises).
+    deferred: Option<io::Error>,
 }
 
 /// A failure while reading one record: the error and the record id, if known.
@@ -439,6 +471,10 @@ impl<R: RecordSource> RecordReader<R> {
             spare: Vec::new(),
             stalled: 0,
             last_error_pos: None,
+            pushback: Vec::new(),
+            pushback_pos: 0,
+            queued: None,
+            deferred: None,
         }
     }
 
@@ -452,7 +488,7 @@ impl<R: RecordSource> RecordReader<R> {
         &mut self.src
     }
 
-    /// Gives the source back.
+    /// Gives the source back (bytes the reader had read ahead and given back are lost).
     pub fn into_inner(self) -> R {
         self.src
     }
@@ -462,22 +498,39 @@ impl<R: RecordSource> RecordReader<R> {
         self.pos
     }
 
-    /// `fill_buf`, retrying interrupted reads.
+    /// The bytes available next: what was given back, else the source's buffer (`fill_buf`,
+    /// retrying interrupted reads). Empty at end of input.
     fn fill(&mut self) -> io::Result<&[u8]> {
-        loop {
-            match self.src.fill_buf() {
-                Ok(_) => break,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
+        if let Some(e) = self.deferred.take() {
+            return Err(e);
         }
-        // Filled above: this only hands out the buffer.
-        self.src.fill_buf()
+        buffered(&mut self.src, &self.pushback, self.pushback_pos)
     }
 
     fn consume(&mut self, n: usize) {
-        self.src.consume(n);
-        self.pos += n as u64;
+        let given_back = self.pushback.len() - self.pushback_pos;
+        if given_back > 0 {
+            let n = n.min(given_back);
+            self.pushback_pos += n;
+            if self.pushback_pos == self.pushback.len() {
+                self.pushback = Vec::new();
+                self.pushback_pos = 0;
+            }
+            self.pos += n as u64;
+        } else {
+            self.src.consume(n);
+            self.pos += n as u64;
+        }
+    }
+
+    /// Gives `bytes` (just read, so logically before everything still unread) back to be read
+    /// again.
+    fn give_back(&mut self, bytes: &[u8]) {
+        let mut again = bytes.to_vec();
+        again.extend_from_slice(self.pushback.get(self.pushback_pos..).unwrap_or_default());
+        self.pushback = again;
+        self.pushback_pos = 0;
+        self.pos -= bytes.len() as u64;
     }
 
     /// Reads one line into `self.line`, keeping at most `keep` bytes of it (the rest is
@@ -486,9 +539,11 @@ impl<R: RecordSource> RecordReader<R> {
     fn read_line(&mut self, keep: usize) -> io::Result<Option<(u64, bool)>> {
         self.line.clear();
         let mut total = 0u64;
+        if let Some(e) = self.deferred.take() {
+            return Err(e);
+        }
         loop {
-            self.fill()?;
-            let buf = self.src.fill_buf()?;
+            let buf = buffered(&mut self.src, &self.pushback, self.pushback_pos)?;
             if buf.is_empty() {
                 break;
             }
@@ -499,14 +554,37 @@ impl<R: RecordSource> RecordReader<R> {
             let room = keep.saturating_sub(self.line.len()).min(n);
             self.line
                 .extend_from_slice(buf.get(..room).unwrap_or_default());
-            self.src.consume(n);
-            self.pos += n as u64;
+            self.consume(n);
             total += n as u64;
             if newline {
                 return Ok(Some((total, true)));
             }
         }
         Ok((total > 0).then_some((total, false)))
+    }
+
+    /// Whether the bytes after a block are what should follow it: line ends (the record's
+    /// closing blank line), then the next record's version line or the end of input (some
+    /// writers omit the blank line). Anything else means the `Content-Length` was wrong. Only
+    /// the buffered bytes are looked at (a buffer that ends early is given the benefit of the
+    /// doubt); nothing is consumed, and an input error is kept for the next read to report.
+    fn block_end_ok(&mut self) -> bool {
+        match self.fill() {
+            Ok(next) => {
+                let text = next.get(..64).unwrap_or(next);
+                let start = text
+                    .iter()
+                    .position(|&c| c != b'\r' && c != b'\n')
+                    .unwrap_or(text.len());
+                let rest = text.get(start..).unwrap_or_default();
+                let n = rest.len().min(5);
+                b"WARC/".starts_with(rest.get(..n).unwrap_or_default())
+            }
+            Err(e) => {
+                self.deferred = Some(e);
+                true
+            }
+        }
     }
 
     /// Appends up to `n` bytes of the block to `out`; returns how many were there.
@@ -592,16 +670,25 @@ impl<R: RecordSource> RecordReader<R> {
             let remaining = usize::try_from((limit as u64).saturating_sub(used)).unwrap_or(0);
             let line = self
                 .read_line(remaining.saturating_add(1))
-                .map_err(|e| Failure::new(e.into(), None))?;
+                .map_err(|e| Failure::new(e.into(), record_id_in(&fields)))?;
             let Some((len, newline)) = line else {
-                return Err(Failure::new(RecordError::TruncatedHeader, None));
+                return Err(Failure::new(
+                    RecordError::TruncatedHeader,
+                    record_id_in(&fields),
+                ));
             };
             used += len;
             if used > limit as u64 {
-                return Err(Failure::new(RecordError::HeaderTooLong { limit }, None));
+                return Err(Failure::new(
+                    RecordError::HeaderTooLong { limit },
+                    record_id_in(&fields),
+                ));
             }
             if !newline {
-                return Err(Failure::new(RecordError::TruncatedHeader, None));
+                return Err(Failure::new(
+                    RecordError::TruncatedHeader,
+                    record_id_in(&fields),
+                ));
             }
             let text = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
             let text = text.strip_suffix(b"\r").unwrap_or(text);
@@ -625,7 +712,7 @@ impl<R: RecordSource> RecordReader<R> {
                     RecordError::TooManyFields {
                         limit: self.opts.max_header_count,
                     },
-                    None,
+                    record_id_in(&fields),
                 ));
             }
             let name = String::from_utf8_lossy(text.get(..colon).unwrap_or_default());
@@ -702,16 +789,47 @@ impl<R: RecordSource> RecordReader<R> {
                 id.as_deref(),
             )
         };
-        match result {
+        // Whether the block's bytes are all in `block` (nothing was discarded), so that a
+        // record boundary inside them can be found and the bytes after it read again.
+        let whole = block.len() as u64;
+        let outcome = match result {
             Err(e) => {
                 self.spare = block;
-                Err(Failure::new(e.into(), id.as_deref()))
+                return Err(Failure::new(e.into(), id.as_deref()));
             }
             Ok(Outcome::Short(got)) => {
-                self.spare = block;
-                Err(truncated(got))
+                // The input ended inside the block. If the next record's start lies inside it,
+                // the `Content-Length` was too large: the block ends there and the records
+                // after it are read again. Otherwise the file is truncated.
+                if whole != got || !self.split_at_next_record(&mut block) {
+                    self.spare = block;
+                    return Err(truncated(got));
+                }
+                self.queue_length_mismatch(offset, id.as_deref(), length);
+                skip_reason(&header, by_type, kind == "response", &block)
             }
             Ok(Outcome::Skip(reason)) => {
+                if !self.block_end_ok() {
+                    if whole == length {
+                        self.split_at_next_record(&mut block);
+                    } else {
+                        // Most of the block was discarded unread: nothing to recover from.
+                        self.mode = Mode::Resync;
+                    }
+                    self.queue_length_mismatch(offset, id.as_deref(), length);
+                }
+                Some(reason)
+            }
+            Ok(Outcome::Keep) => {
+                if !self.block_end_ok() {
+                    self.split_at_next_record(&mut block);
+                    self.queue_length_mismatch(offset, id.as_deref(), length);
+                }
+                None
+            }
+        };
+        match outcome {
+            Some(reason) => {
                 self.spare = block;
                 Ok(ReadEvent::Skipped {
                     offset,
@@ -720,7 +838,7 @@ impl<R: RecordSource> RecordReader<R> {
                     bytes: self.pos - start,
                 })
             }
-            Ok(Outcome::Keep) => Ok(ReadEvent::Record(RawRecord {
+            None => Ok(ReadEvent::Record(RawRecord {
                 header,
                 block,
                 offset,
@@ -728,7 +846,39 @@ impl<R: RecordSource> RecordReader<R> {
         }
     }
 
+    /// After a block that is not followed by what should follow it: looks in `block` for the
+    /// next record's version line (after a blank line). When found, the block is cut before
+    /// that blank line, the bytes from the version line on are given back to be read again,
+    /// and the reader stays at a record boundary; otherwise it resynchronises. Returns whether
+    /// a boundary was found.
+    fn split_at_next_record(&mut self, block: &mut Vec<u8>) -> bool {
+        match find_record_start(block) {
+            Some(at) => {
+                let again = block.split_off(at);
+                self.give_back(&again);
+                let end = block.len() - trailing_blank_line(block);
+                block.truncate(end);
+                true
+            }
+            None => {
+                self.mode = Mode::Resync;
+                false
+            }
+        }
+    }
+
+    /// Queues the error that follows a record whose `Content-Length` did not match its block.
+    fn queue_length_mismatch(&mut self, offset: u64, id: Option<&str>, declared: u64) {
+        self.queued = Some(ReadEvent::Error {
+            offset,
+            id: id.map(str::to_string),
+            error: RecordError::LengthMismatch { declared },
+        });
+    }
+
     /// Decides whether to keep the record and reads (into `block`) or discards its block.
+    /// Blocks of records skipped by type are read rather than discarded when they are small
+    /// (at most [`HEAD_PEEK_BYTES`]), so that a wrong `Content-Length` can be recovered from.
     fn classify_and_read(
         &mut self,
         header: &RecordHeader,
@@ -738,40 +888,32 @@ impl<R: RecordSource> RecordReader<R> {
         block: &mut Vec<u8>,
     ) -> io::Result<Outcome> {
         let mut read = 0u64;
-        let mut reason = by_type;
-        if reason.is_none() {
-            let declared_html = header
+        let needs_head = by_type.is_none()
+            && is_response
+            && header
                 .identified_payload_type()
-                .map(http::is_html_content_type);
-            if declared_html == Some(false) {
-                reason = Some(SkipReason::NotHtml);
-            } else if is_response {
-                let head = length.min(HEAD_PEEK_BYTES as u64);
-                read = self.read_into(block, head)?;
-                if read < head {
-                    return Ok(Outcome::Short(read));
-                }
-                if !block.starts_with(b"HTTP/") {
-                    reason = Some(SkipReason::NotHttpResponse);
-                } else if declared_html.is_none()
-                    && http::peek_content_type(block)
-                        .is_some_and(|ct| !http::is_html_content_type(&ct))
-                {
-                    reason = Some(SkipReason::NotHtml);
-                }
-            } else if declared_html.is_none()
-                && header
-                    .content_type()
-                    .is_some_and(|ct| !http::is_html_content_type(ct))
-            {
-                reason = Some(SkipReason::NotHtml);
+                .is_none_or(http::is_html_content_type);
+        if needs_head {
+            let head = length.min(HEAD_PEEK_BYTES as u64);
+            read = self.read_into(block, head)?;
+            if read < head {
+                return Ok(Outcome::Short(read));
             }
         }
+        let mut reason = skip_reason(header, by_type, is_response, block);
         if reason.is_none() && length > self.opts.max_record_bytes {
             reason = Some(SkipReason::TooLarge);
         }
         let rest = length - read;
         if let Some(reason) = reason {
+            if length <= HEAD_PEEK_BYTES as u64 {
+                let got = self.read_into(block, rest)?;
+                return Ok(if got < rest {
+                    Outcome::Short(read + got)
+                } else {
+                    Outcome::Skip(reason)
+                });
+            }
             let got = self.discard(rest)?;
             return Ok(if got < rest {
                 Outcome::Short(read + got)
@@ -804,6 +946,9 @@ impl<R: RecordSource> Iterator for RecordReader<R> {
     type Item = ReadEvent;
 
     fn next(&mut self) -> Option<ReadEvent> {
+        if let Some(event) = self.queued.take() {
+            return Some(event);
+        }
         if self.mode == Mode::Done {
             return None;
         }
@@ -849,6 +994,103 @@ impl<R: RecordSource> Iterator for RecordReader<R> {
 }
 
 impl<R: RecordSource> std::iter::FusedIterator for RecordReader<R> {}
+
+/// The `WARC-Record-ID` among the fields read so far (for errors in the middle of a header).
+fn record_id_in(fields: &[(String, String)]) -> Option<&str> {
+    fields
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("WARC-Record-ID"))
+        .map(|(_, v)| v.as_str())
+}
+
+/// Why a record is skipped, from its header and the head of its block (`None`: keep it).
+/// `head` is only looked at for `response` records, whose HTTP `Content-Type` it holds.
+fn skip_reason(
+    header: &RecordHeader,
+    by_type: Option<SkipReason>,
+    is_response: bool,
+    head: &[u8],
+) -> Option<SkipReason> {
+    if by_type.is_some() {
+        return by_type;
+    }
+    let declared_html = header
+        .identified_payload_type()
+        .map(http::is_html_content_type);
+    if declared_html == Some(false) {
+        return Some(SkipReason::NotHtml);
+    }
+    if is_response {
+        if !head.starts_with(b"HTTP/") {
+            return Some(SkipReason::NotHttpResponse);
+        }
+        let not_html = declared_html.is_none()
+            && http::peek_content_type(head).is_some_and(|ct| !http::is_html_content_type(&ct));
+        return not_html.then_some(SkipReason::NotHtml);
+    }
+    let not_html = declared_html.is_none()
+        && header
+            .content_type()
+            .is_some_and(|ct| !http::is_html_content_type(ct));
+    not_html.then_some(SkipReason::NotHtml)
+}
+
+/// The fill of a record reader: bytes given back first, then the source's buffer
+/// (`fill_buf`, retrying interrupted reads). A free function so that callers can keep
+/// borrowing the reader's other fields.
+fn buffered<'a, R: BufRead>(
+    src: &'a mut R,
+    pushback: &'a [u8],
+    pushback_pos: usize,
+) -> io::Result<&'a [u8]> {
+    if let Some(given_back) = pushback.get(pushback_pos..).filter(|b| !b.is_empty()) {
+        return Ok(given_back);
+    }
+    loop {
+        match src.fill_buf() {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    // Filled above: this only hands out the buffer.
+    src.fill_buf()
+}
+
+/// Where the next record starts inside `bytes`: the first `WARC/1.` that follows a blank line
+/// (`\n\n` or `\n\r\n`), or a prefix of it that ends `bytes` (the rest is still unread).
+fn find_record_start(bytes: &[u8]) -> Option<usize> {
+    const VERSION: &[u8] = b"WARC/1.";
+    let blank_before = |at: usize| {
+        let before = bytes.get(..at).unwrap_or_default();
+        before.ends_with(b"\n\n") || before.ends_with(b"\n\r\n")
+    };
+    if let Some(at) = memchr::memmem::find_iter(bytes, VERSION).find(|&at| blank_before(at)) {
+        return Some(at);
+    }
+    // A version line cut by the end of the block: "…\r\n\r\nWAR" + "C/1.0" still unread.
+    (1..VERSION.len())
+        .rev()
+        .map(|n| bytes.len().saturating_sub(n))
+        .find(|&at| {
+            at > 0 && VERSION.starts_with(bytes.get(at..).unwrap_or_default()) && blank_before(at)
+        })
+}
+
+/// Length of the blank line (`\r\n\r\n`, `\n\n`, …) that ends a block before the next
+/// record: up to two line ends.
+fn trailing_blank_line(block: &[u8]) -> usize {
+    let mut n = 0;
+    for _ in 0..2 {
+        let rest = block.get(..block.len() - n).unwrap_or_default();
+        if rest.ends_with(b"\r\n") {
+            n += 2;
+        } else if rest.ends_with(b"\n") {
+            n += 1;
+        }
+    }
+    n
+}
 
 /// A `Content-Length` value: ASCII digits (surrounding whitespace allowed) fitting in u64.
 fn parse_length(value: &str) -> Option<u64> {
@@ -1339,6 +1581,198 @@ mod tests {
         let mut reader = RecordReader::new(&stream[..], ReaderOptions::default());
         assert_eq!(reader.by_ref().count(), 5);
         assert!(reader.spare_capacity() <= 2 * HEAD_PEEK_BYTES);
+    }
+
+    /// A record whose header declares `declared` bytes for `block`.
+    fn rec_len(kind: &str, id: &str, declared: usize, block: &[u8]) -> Vec<u8> {
+        let mut v = format!(
+            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+             Content-Length: {declared}\r\n\r\n"
+        )
+        .into_bytes();
+        v.extend_from_slice(block);
+        v.extend_from_slice(b"\r\n\r\n");
+        v
+    }
+
+    fn mismatch(evs: &[ReadEvent]) -> Vec<(u64, Option<String>)> {
+        evs.iter()
+            .filter_map(|e| match e {
+                ReadEvent::Error {
+                    offset,
+                    id,
+                    error: RecordError::LengthMismatch { .. },
+                } => Some((*offset, id.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn content_length_too_large_loses_no_following_record() {
+        let a = rec(
+            "resource",
+            "a",
+            &[("Content-Type", "text/html")],
+            b"<p>a</p>",
+        );
+        let c = rec("response", "c", &[], PAGE);
+        let d = rec("request", "d", &[], b"GET / HTTP/1.1\r\n\r\n");
+        let e = rec("response", "e", &[], PAGE);
+        for extra in [1usize, 5, 6, 9, 30, 200, 5000] {
+            for (kind, block) in [
+                ("response", PAGE),
+                ("request", &b"GET / HTTP/1.1\r\n\r\n"[..]),
+            ] {
+                let bad = rec_len(kind, "bad", block.len() + extra, block);
+                let stream = [a.clone(), bad.clone(), c.clone(), d.clone(), e.clone()].concat();
+                let evs = events(&stream, ReaderOptions::default());
+                let got = summary(&evs);
+                let ids: Vec<&str> = got.iter().map(|g| g.2.as_str()).collect();
+                for want in ["<urn:uuid:a>", "<urn:uuid:c>", "<urn:uuid:e>"] {
+                    assert!(ids.contains(&want), "{kind} +{extra}: {want} lost: {got:?}");
+                }
+                let short_overrun = extra <= 4;
+                if !short_overrun {
+                    assert_eq!(
+                        mismatch(&evs),
+                        vec![(a.len() as u64, Some("<urn:uuid:bad>".into()))],
+                        "{kind} +{extra}: {got:?}"
+                    );
+                }
+                if kind == "response" {
+                    let r = evs
+                        .iter()
+                        .find_map(|e| match e {
+                            ReadEvent::Record(r)
+                                if r.header.record_id() == Some("<urn:uuid:bad>") =>
+                            {
+                                Some(r)
+                            }
+                            _ => None,
+                        })
+                        .unwrap_or_else(|| panic!("+{extra}: bad record kept: {got:?}"));
+                    if !short_overrun {
+                        assert_eq!(
+                            r.block, PAGE,
+                            "+{extra}: the block is cut at the next record"
+                        );
+                    }
+                }
+                // Offsets of the records read again are right.
+                let c_offset = evs.iter().find_map(|e| match e {
+                    ReadEvent::Record(r) if r.header.record_id() == Some("<urn:uuid:c>") => {
+                        Some(r.offset)
+                    }
+                    _ => None,
+                });
+                assert_eq!(
+                    c_offset,
+                    Some((a.len() + bad.len()) as u64),
+                    "{kind} +{extra}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn content_length_too_large_at_end_of_input_is_recovered() {
+        let bad = rec_len("response", "bad", PAGE.len() + 10_000, PAGE);
+        let c = rec(
+            "resource",
+            "c",
+            &[("Content-Type", "text/html")],
+            b"<p>c</p>",
+        );
+        let evs = events(&[bad.clone(), c].concat(), ReaderOptions::default());
+        let got = summary(&evs);
+        let want = RecordError::LengthMismatch {
+            declared: PAGE.len() as u64 + 10_000,
+        }
+        .to_string();
+        assert_eq!(
+            got.iter()
+                .map(|g| (g.0.as_str(), g.2.as_str()))
+                .collect::<Vec<_>>(),
+            vec![
+                ("record", "<urn:uuid:bad>"),
+                ("error", want.as_str()),
+                ("record", "<urn:uuid:c>")
+            ],
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn content_length_too_small_resynchronises() {
+        let a = rec(
+            "resource",
+            "a",
+            &[("Content-Type", "text/html")],
+            b"<p>a</p>",
+        );
+        let bad = rec_len("response", "bad", PAGE.len() - 7, PAGE);
+        let c = rec("response", "c", &[], PAGE);
+        let evs = events(&[a.clone(), bad, c].concat(), ReaderOptions::default());
+        let got = summary(&evs);
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert_eq!(got[1].2, "<urn:uuid:bad>", "kept, cut short: {got:?}");
+        assert_eq!(
+            mismatch(&evs),
+            vec![(a.len() as u64, Some("<urn:uuid:bad>".into()))]
+        );
+        assert_eq!(got[3].2, "<urn:uuid:c>");
+    }
+
+    #[test]
+    fn missing_blank_line_after_the_header() {
+        // The HTTP head is read as more header lines, so the block starts at the HTML and
+        // runs into the next record.
+        let a = rec(
+            "resource",
+            "a",
+            &[("Content-Type", "text/html")],
+            b"<p>a</p>",
+        );
+        let mut bad = rec("response", "bad", &[], PAGE);
+        let cut = memchr::memmem::find(&bad, b"\r\n\r\nHTTP/").unwrap();
+        bad.drain(cut..cut + 2);
+        let c = rec("response", "c", &[], PAGE);
+        let evs = events(&[a, bad, c].concat(), ReaderOptions::default());
+        let got = summary(&evs);
+        assert_eq!(
+            got.last().map(|g| g.2.as_str()),
+            Some("<urn:uuid:c>"),
+            "{got:?}"
+        );
+        assert_eq!(mismatch(&evs).len(), 1, "{got:?}");
+    }
+
+    #[test]
+    fn record_start_search() {
+        assert_eq!(find_record_start(b"x\r\n\r\nWARC/1.0\r\n"), Some(5));
+        assert_eq!(find_record_start(b"x\n\nWARC/1.1"), Some(3));
+        assert_eq!(
+            find_record_start(b"x\r\nWARC/1.0"),
+            None,
+            "no blank line before"
+        );
+        assert_eq!(find_record_start(b"x WARC/1.0"), None);
+        assert_eq!(
+            find_record_start(b"x\r\n\r\nWAR"),
+            Some(5),
+            "cut version line"
+        );
+        assert_eq!(find_record_start(b"x\r\n\r\n"), None);
+        assert_eq!(
+            find_record_start(b"WARC/1.0"),
+            None,
+            "not at the block start"
+        );
+        assert_eq!(trailing_blank_line(b"ab\r\n\r\n"), 4);
+        assert_eq!(trailing_blank_line(b"ab\n\n"), 2);
+        assert_eq!(trailing_blank_line(b"ab\r\n\r\n\r\n"), 4);
+        assert_eq!(trailing_blank_line(b"ab"), 0);
     }
 
     #[test]

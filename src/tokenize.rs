@@ -17,7 +17,11 @@
 //! the WHATWG tokenizer degrades it (a lone `<` is text, an unterminated comment runs to the end,
 //! an end tag's attributes are ignored, a tag whose quote never closes swallows the rest of the
 //! page as a browser would, and is reported as a text run rather than dropped). Cost is linear:
-//! every scan moves forward and each byte is examined a bounded number of times.
+//! every scan moves forward and each byte is examined a bounded number of times. In particular
+//! a `<` whose tag never closes is scanned once, and the rest of the page becomes one text run
+//! (no rescan from the next `<`); the end-tag search of raw text and the comment search each
+//! run once, forward. Tags have no length limit (a long tag is still scanned once), but
+//! [`Token::attrs`] parses at most [`MAX_ATTR_BYTES`] (64 KiB) of a tag's attributes.
 
 use memchr::{memchr, memchr3, memmem};
 use std::borrow::Cow;
@@ -85,7 +89,8 @@ impl Token {
         self.raw(src).get(skip..skip + n).unwrap_or("")
     }
 
-    /// Attributes of a start tag, parsed now (lazily, on request).
+    /// Attributes of a start tag, parsed now (lazily, on request). Only the first
+    /// [`MAX_ATTR_BYTES`] of the attribute text are parsed.
     pub fn attrs<'a>(&self, src: &'a str) -> Attrs<'a> {
         let raw = self.raw(src);
         let name_len = self.name(src).len();
@@ -95,7 +100,14 @@ impl Token {
         } else {
             ""
         };
-        Attrs { s: body, pos: 0 }
+        let mut end = body.len().min(MAX_ATTR_BYTES);
+        while !body.is_char_boundary(end) {
+            end -= 1;
+        }
+        Attrs {
+            s: body.get(..end).unwrap_or(""),
+            pos: 0,
+        }
     }
 
     /// The value of one attribute (first occurrence, name compared ASCII-case-insensitively),
@@ -106,6 +118,12 @@ impl Token {
             .map(|(_, v)| decode_attr(v))
     }
 }
+
+/// Bytes of a start tag's attribute text that [`Token::attrs`] parses: attributes starting
+/// beyond are ignored, a value running past it is cut there. Real tags are far shorter (the
+/// exception, an inline `data:` URI, usually comes after `id` and `class`); the bound makes the
+/// attribute work of one tag constant, however often a caller asks and whatever the page holds.
+pub const MAX_ATTR_BYTES: usize = 64 * 1024;
 
 /// Iterator over `(name, raw value)` pairs of a start tag; values are not entity-decoded
 /// (use [`decode_attr`]). Valueless attributes give `""`.
@@ -797,6 +815,22 @@ mod tests {
         // A self-closing raw-text tag does not swallow the page.
         let k = kinds("<script src=x />after<p>");
         assert_eq!(k[1].2, "after");
+    }
+
+    #[test]
+    fn attribute_parsing_is_capped() {
+        let src = format!(
+            "<div id=a {} class=late>text</div>",
+            "x=\"é\" ".repeat(MAX_ATTR_BYTES / 4)
+        );
+        let t = Tokenizer::new(&src).next().unwrap();
+        assert_eq!(t.tag, Tag::Div);
+        assert_eq!(t.attr(&src, "id").as_deref(), Some("a"));
+        assert_eq!(t.attr(&src, "class"), None, "beyond the cap");
+        assert!(t.attrs(&src).count() < MAX_ATTR_BYTES / 6);
+        // The tag itself is still one token, and the text after it is text.
+        let k = kinds(&src);
+        assert_eq!((k[1].0, k[1].2.as_str()), (TokenKind::Text, "text"));
     }
 
     proptest! {

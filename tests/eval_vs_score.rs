@@ -267,6 +267,12 @@ fn eval_run_writes_every_output() {
     assert_eq!(config.systems.len(), methods.len() + 2);
     let report = eval::run_config(&config).expect("run");
 
+    let table = report.table(Measure::WordsSeq);
+    println!("{table}");
+    // A header, then one row per package (and "all") per system.
+    assert_eq!(table.lines().count(), 1 + 3 * (methods.len() + 2));
+    assert!(table.starts_with("package") && table.contains("seq_F1"));
+
     let perfect = report.get("all", "perfect").expect("perfect");
     assert_eq!(perfect.pages, 3);
     assert_eq!(perfect.empty_predictions, 1);
@@ -344,7 +350,8 @@ fn eval_run_writes_every_output() {
 
 /// The whole development set with every method: `cargo test --release --test eval_vs_score
 /// -- --ignored --nocapture`. Prints the table and the wall time. `EVAL_ALGORITHM` picks the
-/// methods, `EVAL_DUMP` and `EVAL_TSV` set `--dump` and `--tsv`.
+/// methods, `EVAL_LIMIT`, `EVAL_DUMP`, `EVAL_TSV`, `EVAL_JSON`, `EVAL_MARKDOWN` and `EVAL_SVG`
+/// set the options of the same names.
 #[test]
 #[ignore]
 fn whole_devset_timing() {
@@ -359,11 +366,13 @@ fn whole_devset_timing() {
         pred: vec![],
         dump: std::env::var_os("EVAL_DUMP").map(PathBuf::from),
         tsv: std::env::var_os("EVAL_TSV").map(PathBuf::from),
-        json: None,
-        markdown: None,
-        svg: None,
+        json: std::env::var_os("EVAL_JSON").map(PathBuf::from),
+        markdown: std::env::var_os("EVAL_MARKDOWN").map(PathBuf::from),
+        svg: std::env::var_os("EVAL_SVG").map(PathBuf::from),
         measure: "words_seq".into(),
-        limit: None,
+        limit: std::env::var("EVAL_LIMIT")
+            .ok()
+            .and_then(|n| n.parse().ok()),
         threads: None,
     };
     let start = std::time::Instant::now();

@@ -43,6 +43,7 @@ pub fn bar_chart_svg(report: &Report, measure: Measure) -> Result<String, String
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .max_light_lines(1)
             .x_labels(0)
             .y_desc("F1")
             .draw()
@@ -58,7 +59,7 @@ pub fn bar_chart_svg(report: &Report, measure: Measure) -> Result<String, String
         }
         let bar = 0.8 / k as f64;
         for s in 0..systems.len() {
-            let color = Palette99::pick(s).to_rgba();
+            let color = color(s);
             let bars = (0..n).map(|g| {
                 let x0 = g as f64 - 0.4 + s as f64 * bar;
                 let f1 = report.cells[g][s].measures.get(measure).f1;
@@ -67,7 +68,7 @@ pub fn bar_chart_svg(report: &Report, measure: Measure) -> Result<String, String
             chart.draw_series(bars).map_err(err)?;
         }
         for (s, system) in systems.iter().enumerate() {
-            let color = Palette99::pick(s).to_rgba();
+            let color = color(s);
             let y = 40 + 18 * s as i32;
             legend
                 .draw(&Rectangle::new([(8, y), (20, y + 12)], color.filled()))
@@ -83,4 +84,10 @@ pub fn bar_chart_svg(report: &Report, measure: Measure) -> Result<String, String
         root.present().map_err(err)?;
     }
     Ok(svg)
+}
+
+/// A distinct colour per system: hues spread by the golden ratio, two lightness levels.
+fn color(i: usize) -> RGBAColor {
+    let hue = (i as f64 * 0.618_033_988_75).fract();
+    HSLColor(hue, 0.7, if i % 2 == 0 { 0.45 } else { 0.6 }).to_rgba()
 }

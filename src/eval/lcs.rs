@@ -38,7 +38,8 @@ use std::hash::Hash;
 /// stripe order runs in linear memory.
 pub const ROWS_MAX_WORDS: usize = 1 << 22;
 
-/// Evaluation order of the bit-parallel recurrence.
+/// Evaluation order of the bit-parallel recurrence (forced only by tests and the benchmark).
+#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Order {
     Auto,
@@ -48,8 +49,8 @@ enum Order {
 
 /// LCS length of two sequences of small dense ids (`0..alphabet`, e.g. interned words).
 ///
-/// Memory includes one byte per id up to the largest id, so give dense ids; use
-/// [`lcs_len`] for arbitrary symbols.
+/// Dense ids are fastest (tables are indexed by id); sparse ones are interned first, as
+/// [`lcs_len`] does for arbitrary symbols.
 ///
 /// ```
 /// use warcsift::eval::lcs::lcs_len_ids;
@@ -79,6 +80,10 @@ fn lcs_len_ordered(a: &[u32], b: &[u32], order: Order) -> usize {
         .copied()
         .max()
         .map_or(0, |m| m as usize + 1);
+    if size > 4 * (a.len() + b.len()) + 1024 {
+        // Sparse ids: make them dense first rather than allocate tables for every id.
+        return prefix + lcs_len(a, b) + suffix;
+    }
     let mut seen = vec![0u8; size];
     for &x in a {
         seen[x as usize] |= 1;
@@ -265,7 +270,11 @@ mod tests {
         // 200 symbols: four 64-bit stripes, the last one partial, carries across all of them.
         let a: Vec<u32> = (0..200).map(|i| (i * 7 % 13) as u32).collect();
         let b: Vec<u32> = (0..150).map(|i| (i * 5 % 11) as u32).collect();
+        let only = std::env::var("LCS_ORDER").unwrap_or_default();
         for order in [Order::Rows, Order::Stripes] {
+            if !only.is_empty() && format!("{order:?}") != only {
+                continue;
+            }
             assert_eq!(lcs_len_ordered(&a, &b, order), lcs_len_naive(&a, &b));
             assert_eq!(lcs_len_ordered(&b, &a, order), lcs_len_naive(&a, &b));
         }
@@ -276,6 +285,7 @@ mod tests {
     #[test]
     fn large_ids_and_absent_symbols() {
         assert_eq!(lcs_len_ids(&[5, 900, 5], &[900, 7, 5, 1_000_000]), 2);
+        assert_eq!(lcs_len_ids(&[u32::MAX, 1, u32::MAX], &[1, u32::MAX, 3]), 2);
     }
 
     proptest! {
@@ -316,6 +326,60 @@ mod tests {
             let want = lcs_len_naive(&base, &edited);
             prop_assert_eq!(lcs_len_ordered(&base, &edited, Order::Rows), want);
             prop_assert_eq!(lcs_len_ordered(&base, &edited, Order::Stripes), want);
+        }
+    }
+}
+
+#[cfg(test)]
+mod bench {
+    use super::*;
+
+    /// `cargo test --release --lib eval::lcs::bench -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn speed_on_a_long_page() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/devset/cleaneval/final-626.txt"
+        );
+        let gold: Vec<char> = std::fs::read_to_string(path)
+            .unwrap_or_else(|_| "lorem ipsum dolor sit amet ".repeat(6000))
+            .to_lowercase()
+            .chars()
+            .collect();
+        let mut pred = Vec::new();
+        for (i, &c) in gold.iter().enumerate() {
+            if i % 53 != 0 {
+                pred.push(c);
+            }
+            if i % 97 == 0 {
+                pred.extend("menu".chars());
+            }
+        }
+        let mut ids = HashMap::new();
+        let mut id = |c: &char| {
+            let n = ids.len() as u32;
+            *ids.entry(*c).or_insert(n)
+        };
+        let a: Vec<u32> = gold.iter().map(&mut id).collect();
+        let b: Vec<u32> = pred.iter().map(&mut id).collect();
+        let mut want = None;
+        let only = std::env::var("LCS_ORDER").unwrap_or_default();
+        for order in [Order::Rows, Order::Stripes] {
+            if !only.is_empty() && format!("{order:?}") != only {
+                continue;
+            }
+            let t = std::time::Instant::now();
+            let l = lcs_len_ordered(&a, &b, order);
+            let s = t.elapsed().as_secs_f64();
+            let cells = a.len() as f64 * b.len() as f64 / 64.0;
+            println!(
+                "{order:?}: lcs {l} of {}x{} in {s:.3} s, {:.2} ns/word",
+                a.len(),
+                b.len(),
+                s * 1e9 / cells
+            );
+            assert_eq!(*want.get_or_insert(l), l);
         }
     }
 }

@@ -46,7 +46,8 @@
 //!   empty gold scores P = 0, R = 1, F1 = 0; no shared item gives F1 = 0. The same rule
 //!   applies per measure, so a punctuation-only text has characters but no words.
 //! * `rapidfuzz`'s `LCSseq.similarity` is an exact LCS length, as ours is, so per-page
-//!   scores agree to the last bit up to Unicode-version differences in `\w`/`lower()`
+//!   scores agree to floating-point rounding (1e-16 on 40 devset pages, see
+//!   `tests/eval_vs_score.rs`), up to Unicode-version differences in `\w`/`lower()`
 //!   (our `\w` table is CPython 3.11's Unicode 14).
 //!
 //! Where we deliberately differ from the seed: the shingle measure is added; gold and
@@ -96,11 +97,11 @@ pub struct EvalArgs {
     /// Methods, comma-separated, "all", or "none" to score only --pred outputs.
     #[arg(short = 'a', long = "algorithm", default_value = "all")]
     pub algorithm: String,
-    /// Score texts another tool produced: DIR/<package>/<id>.txt (repeatable; the tool is
+    /// Score texts another tool produced: DIR/PACKAGE/ID.txt (repeatable; the tool is
     /// named after DIR's last component, or NAME=DIR). A missing file is an empty prediction.
     #[arg(long, value_name = "[NAME=]DIR")]
     pub pred: Vec<String>,
-    /// Write each method's text to DIR/<method>/<package>/<id>.txt.
+    /// Write each method's text to DIR/METHOD/PACKAGE/ID.txt.
     #[arg(long, value_name = "DIR")]
     pub dump: Option<PathBuf>,
     /// Write one row per page × method (all measures, HTML bytes, milliseconds).
@@ -275,4 +276,61 @@ pub fn run_config(config: &EvalConfig) -> Result<Report, String> {
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
     fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        eval: EvalArgs,
+    }
+
+    #[test]
+    fn arguments_parse() {
+        Cli::command().debug_assert();
+        let cli = Cli::try_parse_from([
+            "eval",
+            "--dataset",
+            "a",
+            "b",
+            "-a",
+            "plain",
+            "--pred",
+            "x=/tmp",
+            "--limit",
+            "3",
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cli.eval.dataset.len(), 2);
+        assert_eq!(cli.eval.algorithm, "plain");
+        assert_eq!(cli.eval.measure, "words_seq");
+        assert_eq!(cli.eval.limit, Some(3));
+        assert!(Cli::try_parse_from(["eval", "--dataset", "a", "--measure", "nope"]).is_err());
+        assert!(Cli::try_parse_from(["eval"]).is_err());
+    }
+
+    #[test]
+    fn methods_and_peers_resolve() {
+        let known = crate::extract::algorithm_names();
+        assert_eq!(resolve_methods("all").map(|v| v.len()), Ok(known.len()));
+        assert_eq!(resolve_methods("none"), Ok(vec![]));
+        assert_eq!(resolve_methods(" "), Ok(vec![]));
+        let first = known[0];
+        let twice = resolve_methods(&format!("{first}, {first}")).unwrap_or_default();
+        assert_eq!(twice, vec![System::Method(first.to_owned())]);
+        assert!(resolve_methods("no-such-method").is_err());
+
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tmp.path().join("trafilatura");
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let named = parse_pred(&dir.display().to_string());
+        assert_eq!(named.as_ref().map(System::name), Ok("trafilatura"));
+        let renamed = parse_pred(&format!("tf={}", dir.display()));
+        assert_eq!(renamed.as_ref().map(System::name), Ok("tf"));
+        assert!(parse_pred(&tmp.path().join("missing").display().to_string()).is_err());
+    }
 }

@@ -14,7 +14,7 @@
 //!   stripped and the text is lower-cased with Rust's `str::to_lowercase` (full case
 //!   mapping and final sigma, like `str.lower()`; the two agree on every code point of
 //!   Unicode 14, CPython 3.11's version).
-//! * [`words`]: maximal runs of Python `\w` characters (see [`super::pyclass`]).
+//! * [`words`]: maximal runs of Python `\w` characters (the `pyclass` tables).
 //!
 //! Characters are Unicode scalar values, as Python's `str` indexes code points.
 

@@ -161,13 +161,24 @@ impl Report {
         let mut out = String::new();
         let _ = write!(
             out,
-            "{:gw$}  {:sw$}  {:>5}  {head}_F1   {head}_P   {head}_R  med    std",
-            "package", "method", "pages"
+            "{:gw$}  {:sw$}  {:>5}  {:>6}  {:>5}  {:>5}  {:>5}  {:>5}",
+            "package",
+            "method",
+            "pages",
+            format!("{head}_F1"),
+            format!("{head}_P"),
+            format!("{head}_R"),
+            "med",
+            "std"
         );
         for m in &others {
-            let _ = write!(out, "  {}_F1", short(*m));
+            let _ = write!(out, "  {:>6}", format!("{}_F1", short(*m)));
         }
-        let _ = writeln!(out, "  empty  err   ms/kB  pages/s");
+        let _ = writeln!(
+            out,
+            "  {:>5}  {:>3}  {:>6}  {:>7}",
+            "empty", "err", "ms/kB", "pages/s"
+        );
         for (g, group) in self.groups.iter().enumerate() {
             for (s, system) in self.systems.iter().enumerate() {
                 let c = &self.cells[g][s];
@@ -234,8 +245,9 @@ impl Report {
         out
     }
 
-    /// The JSON summary: `{"packages": [..], "methods": [{name, kind}],
-    /// "summary": {group: {method: GroupSummary}}}` with groups and methods in report order.
+    /// The JSON summary: `{"packages": [..., "all"], "methods": [{"name", "kind"}],
+    /// "summary": {group: {method: GroupSummary}}}`. The two lists give the report order
+    /// (object keys come out sorted).
     pub fn to_json(&self) -> serde_json::Value {
         let methods: Vec<serde_json::Value> = self
             .systems

@@ -12,16 +12,22 @@
 //! 1. *Selector stage* ([`rewrite`], with `lol_html`): every element whose removal needs no
 //!    statistics is dropped while streaming the HTML: `script style noscript template iframe
 //!    frame object embed applet img picture svg canvas video audio map` and the form controls
-//!    `select button input textarea`; advertisement containers (an `id`/`class` word whose
-//!    `-`/`_`-separated parts include `ad`, `ads`, `advert`, `advertisement`, `banner`,
-//!    `sponsor`, `promo`, … see [`is_ad_word`]); links to advertising hosts (doubleclick,
-//!    googlesyndication, …); and the user's own CSS selectors (`--drop-selector`).
-//! 2. *Statistics stage* (`select`, over the [`Doc`] of the rewritten page, linear passes over
-//!    the element arena): a `<form>` is removed unless it holds at least half of the page's
-//!    text (ASP.NET pages wrap the whole page in one form); an element with at least
-//!    `min_links` links whose link text is at least `link_list_ratio` of its text is a link
-//!    list and is removed; then a `<table>` with fewer than `empty_table_min_words` words left
-//!    is an empty table and is removed. What remains visible is the output.
+//!    `select button input textarea`; links and frames pointing to advertising hosts
+//!    (doubleclick, googlesyndication, …); the user's own CSS selectors (`--drop-selector`);
+//!    and advertisement containers: elements with an `id`/`class` word whose `-`/`_`-separated
+//!    parts include `ad`, `ads`, `advert`, `banner`, `sponsor`, `promo`, … (see
+//!    [`is_ad_word`]) *and* that hold less than half of the page's text, so that an ad-ish
+//!    class on a page wrapper (`template_ads`, an ad skin around the page) does not empty the
+//!    page. A streaming rewriter must decide at the start tag, before it has seen the text, so
+//!    this stage runs `lol_html` twice: a first pass measures the text inside every ad
+//!    candidate (keyed by its start tag's source offset), the second removes.
+//! 2. *Statistics stage* (`select`, over the [`Doc`] of the rewritten page, one reverse pass
+//!    over the element arena, children before parents, so a container is judged on what is
+//!    left of it after its children were filtered): a `<form>` is removed unless it holds at
+//!    least half of the page's text (ASP.NET pages wrap the whole page in one form); an
+//!    element with at least `min_links` links whose link text is at least `link_list_ratio`
+//!    of its text is a link list; a `<table>` with fewer than `empty_table_min_words` words
+//!    left is an empty table. What remains visible is the output.
 //!
 //! **Without the HTML.** [`Method::select`] only sees the parsed [`Doc`], which has no source
 //! text. Until the method trait gets a pre-parse hook (`prepare(&self, html) -> Cow<str>`,
@@ -36,9 +42,15 @@
 use super::{Explanation, Method};
 use crate::doc::Doc;
 use crate::tokenize::Tag;
-use lol_html::html_content::Element as LolElement;
-use lol_html::{ElementContentHandlers, RewriteStrSettings, Selector};
+use lol_html::html_content::{Element as LolElement, EndTag, TextChunk, TextType};
+use lol_html::{
+    DocumentContentHandlers, ElementContentHandlers, LocalHandlerTypes, RewriteStrSettings,
+    Selector,
+};
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::rc::Rc;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// The Crunch filter, with the user's extra selectors.
@@ -96,7 +108,6 @@ const AD_WORDS: &[&str] = &[
     "advertising",
     "adverts",
     "ads",
-    "adwords",
     "banner",
     "banners",
     "doubleclick",
@@ -167,11 +178,12 @@ impl Crunch {
         let n = doc.elements.len();
         let mut why = vec![Reason::Kept; n];
         // Stage 1, emulated on the Doc.
+        let mut ad = vec![false; n];
         for (i, e) in doc.elements.iter().enumerate().skip(1) {
             if drop_tag(e.tag, self.remove_images) {
                 why[i] = Reason::Tag;
             } else if doc.ident(e).split_whitespace().any(is_ad_word) {
-                why[i] = Reason::Ad;
+                ad[i] = true;
             }
         }
         let selectors: Vec<Vec<Compound>> = self
@@ -182,6 +194,16 @@ impl Crunch {
         let mut depth = vec![0u16; n];
         for chain in &selectors {
             match_chain(doc, chain, &mut depth, &mut why);
+        }
+        // Ad containers hold less than half of the page's text: an ad-ish class on a page
+        // wrapper ("template_ads", an ad skin around the page) does not make the page an ad.
+        let removed = propagate(doc, &why);
+        let sub = subtree_chars(doc, &removed);
+        let page = sub.first().copied().unwrap_or(0);
+        for i in 1..n {
+            if ad[i] && why[i] == Reason::Kept && sub[i] * 2 < page {
+                why[i] = Reason::Ad;
+            }
         }
         let removed = propagate(doc, &why);
 
@@ -284,6 +306,24 @@ fn propagate(doc: &Doc, why: &[Reason]) -> Vec<bool> {
         removed[i] = parent || why[i] != Reason::Kept;
     }
     removed
+}
+
+/// Visible characters in each element's subtree, over what is not removed.
+fn subtree_chars(doc: &Doc, removed: &[bool]) -> Vec<u64> {
+    let mut sub = vec![0u64; doc.elements.len()];
+    for s in &doc.segments {
+        let e = s.element as usize;
+        if !s.hidden && !removed.get(e).copied().unwrap_or(true) {
+            sub[e] += u64::from(s.chars);
+        }
+    }
+    for (i, el) in doc.elements.iter().enumerate().skip(1).rev() {
+        if !removed[i] {
+            let c = sub[i];
+            sub[el.parent as usize] += c;
+        }
+    }
+    sub
 }
 
 /// Per element, its own (not its descendants') text and links, over what is not removed.
@@ -436,7 +476,7 @@ fn remover<'h>(
     selector: Selector,
 ) -> (
     Cow<'static, Selector>,
-    ElementContentHandlers<'h, lol_html::LocalHandlerTypes>,
+    ElementContentHandlers<'h, LocalHandlerTypes>,
 ) {
     (
         Cow::Owned(selector),
@@ -467,10 +507,11 @@ fn rewrite_with(html: &str, extra_selectors: &[String], images: bool) -> Result<
         .collect::<Vec<_>>()
         .join(", ");
     handlers.push(remover(parse_selector(&hosts)?));
+    let small_ads = small_ad_candidates(html)?;
     handlers.push((
         Cow::Owned(parse_selector("[class], [id]")?),
-        ElementContentHandlers::default().element(|el: &mut LolElement<'_, '_>| {
-            if attr_has_ad(el.get_attribute("class")) || attr_has_ad(el.get_attribute("id")) {
+        ElementContentHandlers::default().element(move |el: &mut LolElement<'_, '_>| {
+            if small_ads.contains(&el.source_location().bytes().start) {
                 el.remove();
             }
             Ok(())
@@ -489,6 +530,102 @@ fn rewrite_with(html: &str, extra_selectors: &[String], images: bool) -> Result<
         },
     )
     .map_err(|e| format!("HTML rewriting failed: {e}"))
+}
+
+fn is_ad_element(el: &LolElement<'_, '_>) -> bool {
+    attr_has_ad(el.get_attribute("class")) || attr_has_ad(el.get_attribute("id"))
+}
+
+/// Text measured per ad candidate in the first `lol_html` pass.
+#[derive(Default)]
+struct AdMeasure {
+    /// (start offset of the start tag, visible characters inside, still open)
+    candidates: Vec<(usize, u64, bool)>,
+    /// Open candidates, innermost last.
+    stack: Vec<usize>,
+    total: u64,
+}
+
+impl AdMeasure {
+    fn add_text(&mut self, chars: u64) {
+        self.total += chars;
+        if let Some(&top) = self.stack.last() {
+            self.candidates[top].1 += chars;
+        }
+    }
+
+    /// Close candidate `k` (and anything left open inside it), passing counts outwards.
+    fn close(&mut self, k: usize) {
+        if !self.candidates.get(k).is_some_and(|c| c.2) {
+            return;
+        }
+        while let Some(top) = self.stack.pop() {
+            self.candidates[top].2 = false;
+            let c = self.candidates[top].1;
+            if let Some(&below) = self.stack.last() {
+                self.candidates[below].1 += c;
+            }
+            if top == k {
+                break;
+            }
+        }
+    }
+}
+
+/// First `lol_html` pass of stage 1: the start offsets of the ad candidates (elements with an
+/// ad word in `class`/`id`) that hold less than half of the page's visible characters. A
+/// streaming rewriter decides at the start tag, before it has seen the element's text, so
+/// the text is measured in this pass and the removal happens in the second.
+fn small_ad_candidates(html: &str) -> Result<HashSet<usize>, String> {
+    let m = Rc::new(RefCell::new(AdMeasure::default()));
+    let (on_el, on_text) = (Rc::clone(&m), Rc::clone(&m));
+    let element = ElementContentHandlers::<LocalHandlerTypes>::default().element(
+        move |el: &mut LolElement<'_, '_>| {
+            if is_ad_element(el) {
+                let start = el.source_location().bytes().start;
+                let k = {
+                    let mut st = on_el.borrow_mut();
+                    st.candidates.push((start, 0, false));
+                    st.candidates.len() - 1
+                };
+                let on_end = Rc::clone(&on_el);
+                let closes = el.on_end_tag(Box::new(move |_end: &mut EndTag<'_>| {
+                    on_end.borrow_mut().close(k);
+                    Ok(())
+                }));
+                if closes.is_ok() {
+                    let mut st = on_el.borrow_mut();
+                    st.candidates[k].2 = true;
+                    st.stack.push(k);
+                }
+            }
+            Ok(())
+        },
+    );
+    let text = DocumentContentHandlers::default().text(move |t: &mut TextChunk<'_>| {
+        if matches!(t.text_type(), TextType::Data | TextType::CDataSection) {
+            let chars = t.as_str().chars().filter(|c| !c.is_whitespace()).count();
+            on_text.borrow_mut().add_text(chars as u64);
+        }
+        Ok(())
+    });
+    lol_html::rewrite_str(
+        html,
+        RewriteStrSettings {
+            element_content_handlers: vec![(Cow::Owned(parse_selector("[class], [id]")?), element)],
+            document_content_handlers: vec![text],
+            strict: false,
+            enable_esi_tags: false,
+        },
+    )
+    .map_err(|e| format!("HTML rewriting failed: {e}"))?;
+    let st = m.borrow();
+    Ok(st
+        .candidates
+        .iter()
+        .filter(|c| c.1 * 2 < st.total)
+        .map(|c| c.0)
+        .collect())
 }
 
 /// The method of this file, as `--algorithm` lists it.
@@ -682,6 +819,26 @@ mod tests {
     }
 
     #[test]
+    fn ad_class_on_a_page_wrapper_is_not_an_ad() {
+        let html = format!(
+            "<body><div class='template_ads'><div class=ad-slot>Buy watches now</div>{ARTICLE}\
+             <div class=promo><div class=banner>nested promo text</div></div></div></body>"
+        );
+        let (a, b) = both(&Crunch::default(), &html);
+        for t in [&a, &b] {
+            assert!(t.contains("Engineers replaced"), "{t}");
+            assert!(!t.contains("watches") && !t.contains("nested promo"), "{t}");
+        }
+        // Unclosed and void candidates do not upset the measuring pass.
+        let r = rewrite(
+            "<p>text text text text</p><div class=ad>x<img class=ad src=a><span class=ad>y",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(r, "<p>text text text text</p>");
+    }
+
+    #[test]
     fn page_wrapping_form_is_kept() {
         let html = format!("<body><form id=aspnetForm>{ARTICLE}<input type=submit></form></body>");
         let t = extract_text(&html, &Crunch::default()).text;
@@ -745,3 +902,4 @@ mod tests {
         }
     }
 }
+

@@ -237,10 +237,10 @@ mod tests {
     fn thresholds_sit_at_half_and_four_tenths() {
         // Anchor/tag: 2 anchors of 4 tags = 0.5 (stays) versus 3 of 5 = 0.6 (removed when the
         // link text is above 0.4 too).
-        let at_half = "<div><a>aaaaaa</a><a>aaaaaa</a><span>xxxxx</span><span>xxxxx</span></div>";
+        let at_half = "<div><a href=#>aaaaaa</a><a href=#>aaaaaa</a><span>xxxxx</span><span>xxxxx</span></div>";
         let t = extract_text(at_half, &DomBlock::default()).text;
         assert!(t.contains("aaaaaa"), "anchor/tag 0.5 is not above 0.5: {t}");
-        let above = "<div><a>aaaaaa</a><a>aaaaaa</a><a>aaaaaa</a><span>xxxxx</span><span>xxxxxxxxxxxxxxxxxx</span></div>";
+        let above = "<div><a href=#>aaaaaa</a><a href=#>aaaaaa</a><a href=#>aaaaaa</a><span>xxxxx</span><span>xxxxxxxxxxxxxxxxxx</span></div>";
         let doc = Doc::parse(above);
         let r = block_ratios(&doc);
         assert!((r.anchor_tag[1] - 0.6).abs() < 1e-12);
@@ -248,7 +248,7 @@ mod tests {
         assert!(r.link_text[1] > 0.4 && r.link_text[1] < 0.45);
         assert!(extract_text(above, &DomBlock::default()).text.is_empty());
         // Same anchors, more plain text: 18 of 47 = 0.383 < 0.4, kept.
-        let below = "<div><a>aaaaaa</a><a>aaaaaa</a><a>aaaaaa</a><span>xxxxxxxxxxx</span><span>xxxxxxxxxxxxxxxxxx</span></div>";
+        let below = "<div><a href=#>aaaaaa</a><a href=#>aaaaaa</a><a href=#>aaaaaa</a><span>xxxxxxxxxxx</span><span>xxxxxxxxxxxxxxxxxx</span></div>";
         let r = block_ratios(&Doc::parse(below));
         assert!(r.link_text[1] < 0.4 && r.link_text[1] > 0.35);
         assert!(extract_text(below, &DomBlock::default())

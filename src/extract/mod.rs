@@ -9,6 +9,7 @@
 //! `--algorithm` accepts and `warcsift algorithms` prints.
 
 pub mod accb_ccb;
+pub mod auto;
 pub mod bte;
 pub mod cetr;
 pub mod cnr;
@@ -56,7 +57,8 @@ pub struct Explanation {
 
 /// Every method, in the order `warcsift algorithms` lists them.
 pub fn registry() -> Vec<Box<dyn Method>> {
-    let mut all: Vec<Box<dyn Method>> = vec![Box::new(plain::Plain)];
+    let mut all: Vec<Box<dyn Method>> = auto::methods();
+    all.push(Box::new(plain::Plain));
     all.extend(cetr::methods());
     all.extend(accb_ccb::methods());
     all.extend(line_block::methods());

@@ -1,0 +1,547 @@
+//! `auto`, the default: one decision over blocks that combines what the paper methods see.
+//!
+//! Each paper method alone has a blind spot: CETR fails on one-line pages, CNR on pages whose
+//! footer outweighs the article, link-density rules on wiki pages full of in-text links, BTE on
+//! fragmented articles. `auto` combines their signals over the same [`Doc`], in three stages:
+//!
+//! 1. **Semantics the page declares** prune boilerplate subtrees: `nav`, `footer`, `aside`,
+//!    `form`, `header` outside an article, ARIA landmarks (`navigation`, `banner`,
+//!    `contentinfo`, `complementary`, `search`), and `id`/`class` words such as nav, menu,
+//!    footer, sidebar, comment, share, social, related, cookie, banner, ad, promo, breadcrumb.
+//!    A word only prunes an element that holds less than half of the page's text, so a
+//!    wrapper `<div class="page sidebar-left">` around everything never erases the page.
+//! 2. **A container** is chosen by content scores (the structure signal of CNR and the text
+//!    density of CETR/line-blocks): every text block of at least 25 characters scores
+//!    `1 + commas + min(chars/100, 3)`, credited to its block element, fully to its parent and
+//!    halved to its grandparent (one linear pass over the arena); a container's score is
+//!    scaled by `1 − link density` (LQF, DOM-block, Info Optics) and raised or lowered by the
+//!    words the page declares (`article`, `main`, `itemprop=articleBody`, `content`, `post`,
+//!    `entry`, `story`). The best container and its siblings that score close to it are kept.
+//! 3. **Blocks inside** are filtered: link-dense blocks (quota over 0.5, LQF's middle
+//!    threshold) and pruned subtrees go; headings and list items stay unless link-dense.
+//!
+//! **Fallbacks.** When no container stands out, or it holds too little of the page's text
+//! (short pages: a product, a profile, a listing; wiki pages with many in-text links), `auto`
+//! falls back to a block classifier over the whole page: every unpruned block whose link
+//! quota is below 0.5 and that is either long or sits between long blocks (jusText's
+//! neighbourhood rule). It never returns nothing when the page has visible text outside
+//! pruned boilerplate.
+//!
+//! Comments sections (`comment`, `comments`, `disqus`, `respond`) are left out by default;
+//! [`Auto::keep_comments`] (`--comments`) keeps them.
+
+use super::Method;
+use crate::doc::Doc;
+use crate::tokenize::Tag;
+
+/// The default extractor.
+#[derive(Debug, Clone)]
+pub struct Auto {
+    /// Keep comment sections.
+    pub keep_comments: bool,
+    /// Keep tables (`--tables`).
+    pub keep_tables: bool,
+}
+
+impl Default for Auto {
+    fn default() -> Self {
+        Auto {
+            keep_comments: false,
+            keep_tables: true,
+        }
+    }
+}
+
+pub fn methods() -> Vec<Box<dyn Method>> {
+    vec![Box::new(Auto::default())]
+}
+
+/// Boilerplate words in `id`/`class`/`role` that prune an element whatever else it says (as
+/// a whole word, or as a `-`/`_` separated part of one).
+const STRONG_BOILER_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "menubar",
+    "footer",
+    "sidebar",
+    "cookie",
+    "cookies",
+    "consent",
+    "breadcrumb",
+    "breadcrumbs",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "recommended",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "login",
+    "pagination",
+    "pager",
+    "advert",
+    "advertisement",
+    "advertising",
+    "sponsor",
+    "sponsored",
+    "outbrain",
+    "taboola",
+    "tagcloud",
+    "copyright",
+    "disclaimer",
+    "contentinfo",
+    "complementary",
+    "searchform",
+    "masthead",
+    "toolbar",
+    "popup",
+    "modal",
+];
+
+/// Weaker boilerplate words: they prune only elements that declare no content word.
+const WEAK_BOILER_WORDS: &[&str] = &[
+    "side", "aside", "widget", "banner", "ad", "ads", "promo", "tags", "popular", "trending",
+    "skip", "print", "rss", "overlay", "search", "rightcol", "leftcol", "tools", "header",
+];
+
+const COMMENT_WORDS: &[&str] = &[
+    "comment",
+    "comments",
+    "disqus",
+    "respond",
+    "replies",
+    "reply",
+    "discussion",
+];
+
+/// Words that mark the main content.
+const CONTENT_WORDS: &[&str] = &[
+    "article",
+    "articlebody",
+    "article-body",
+    "article-content",
+    "main",
+    "content",
+    "entry",
+    "entry-content",
+    "post",
+    "post-content",
+    "post-body",
+    "story",
+    "story-body",
+    "body",
+    "text",
+    "blog",
+    "hentry",
+    "news",
+    "page-content",
+    "main-content",
+    "maincontent",
+    "postbody",
+    "storycontent",
+    "itemprop-articlebody",
+];
+
+fn words(ident: &str) -> impl Iterator<Item = &str> {
+    ident
+        .split(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty())
+}
+
+/// Does `ident` carry one of `list` as a word or as a `-`/`_`-separated part of a word?
+fn has_word(ident: &str, list: &[&str]) -> bool {
+    words(ident).any(|w| list.contains(&w) || w.split(['-', '_']).any(|p| list.contains(&p)))
+}
+
+/// Declared-content weight of an element: positive for article-like, negative for boilerplate.
+fn ident_weight(tag: Tag, ident: &str) -> f64 {
+    let mut w = 0.0;
+    if matches!(tag, Tag::Article | Tag::Main) {
+        w += 25.0;
+    }
+    if words(ident).any(|x| x == "articlebody" || x == "text" && ident.contains("itemprop"))
+        || ident.contains("articlebody")
+    {
+        w += 30.0;
+    }
+    if has_word(ident, CONTENT_WORDS) {
+        w += 25.0;
+    }
+    if has_word(ident, STRONG_BOILER_WORDS)
+        || has_word(ident, WEAK_BOILER_WORDS)
+        || has_word(ident, COMMENT_WORDS)
+    {
+        w -= 25.0;
+    }
+    w
+}
+
+/// Per-element boilerplate flag, inherited top-down.
+fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool> {
+    let mut bad = vec![false; doc.elements.len()];
+    let mut in_article = vec![false; doc.elements.len()];
+    for (i, e) in doc.elements.iter().enumerate().skip(1) {
+        let p = e.parent as usize;
+        in_article[i] = in_article[p] || matches!(e.tag, Tag::Article | Tag::Main);
+        if bad[p] {
+            bad[i] = true;
+            continue;
+        }
+        let ident = doc.ident(e);
+        let big = total > 0 && chars[i] * 2 > total;
+        // Forms wrap whole pages on ASP.NET sites: only small ones are boilerplate.
+        let small = chars[i] * 5 < total;
+        let by_tag = match e.tag {
+            Tag::Button | Tag::Select | Tag::Dialog => true,
+            Tag::Nav | Tag::Aside | Tag::Menu | Tag::Footer => !big,
+            Tag::Form => small,
+            Tag::Header => !in_article[i] && !big,
+            _ => false,
+        };
+        let by_word = !big
+            && !ident.is_empty()
+            && (has_word(ident, STRONG_BOILER_WORDS)
+                || (has_word(ident, WEAK_BOILER_WORDS) && !has_word(ident, CONTENT_WORDS))
+                || (!keep_comments && has_word(ident, COMMENT_WORDS)));
+        bad[i] = by_tag || by_word || e.hidden;
+    }
+    bad
+}
+
+impl Method for Auto {
+    fn name(&self) -> &'static str {
+        "auto"
+    }
+
+    fn describe(&self) -> &'static str {
+        "default: semantic pruning + CNR/readability-style container scores + link quota (LQF) + block fallback"
+    }
+
+    fn select(&self, doc: &Doc) -> Vec<bool> {
+        let n_el = doc.elements.len();
+        let sums = doc.subtree_sums();
+        let chars: Vec<u32> = sums.iter().map(|s| s.chars).collect();
+        let total = chars.first().copied().unwrap_or(0);
+        let bad = prune(doc, self.keep_comments, &chars, total);
+
+        // Blocks: runs of segments sharing `block`.
+        let blocks = Blocks::build(doc, &bad, self.keep_tables);
+        if blocks.is_empty() {
+            return vec![false; doc.segments.len()];
+        }
+
+        // Stage 2: container scores, one pass over blocks, credited up the ancestor chain.
+        let mut score = vec![0.0f64; n_el];
+        for b in &blocks.list {
+            if b.bad || b.chars < 25 || b.link_chars * 2 > b.chars {
+                continue;
+            }
+            let s = 1.0 + b.commas as f64 + (b.chars as f64 / 100.0).min(3.0);
+            let mut e = b.container as usize;
+            for level in 0..3 {
+                score[e] += match level {
+                    0 => s,
+                    1 => s,
+                    _ => s / 2.0,
+                };
+                if e == 0 {
+                    break;
+                }
+                e = doc.elements[e].parent as usize;
+            }
+        }
+        let mut best = None;
+        let mut best_score = 0.0;
+        for (i, e) in doc.elements.iter().enumerate().skip(1) {
+            if score[i] <= 0.0 || bad[i] {
+                continue;
+            }
+            let ld = if sums[i].chars > 0 {
+                sums[i].link_chars as f64 / sums[i].chars as f64
+            } else {
+                1.0
+            };
+            let s = (score[i] + ident_weight(e.tag, doc.ident(e))) * (1.0 - ld);
+            score[i] = s;
+            if s > best_score {
+                best_score = s;
+                best = Some(i);
+            }
+        }
+
+        // Region: the best container and its siblings that score close to it.
+        let mut in_region = vec![false; n_el];
+        let mut region_chars = 0u32;
+        if let Some(top) = best {
+            let parent = doc.elements[top].parent;
+            let threshold = (best_score * 0.2).max(10.0);
+            for (i, e) in doc.elements.iter().enumerate().skip(1) {
+                if e.parent == parent && !bad[i] && (i == top || score[i] >= threshold) {
+                    in_region[i] = true;
+                }
+            }
+            // Subtrees: forward pass (children after parents).
+            for i in 1..n_el {
+                let p = doc.elements[i].parent as usize;
+                if in_region[p] {
+                    in_region[i] = true;
+                }
+            }
+            region_chars = blocks
+                .list
+                .iter()
+                .filter(|b| !b.bad && in_region[b.container as usize])
+                .map(|b| b.chars - b.link_chars)
+                .sum();
+        }
+        let content_chars: u32 = blocks
+            .list
+            .iter()
+            .filter(|b| !b.bad)
+            .map(|b| b.chars - b.link_chars)
+            .sum();
+
+        // Stage 3: blocks inside the region; or the fallback classifier over the page.
+        let use_region = best.is_some()
+            && (region_chars >= 400 || region_chars as f64 >= 0.35 * content_chars as f64);
+        let mut keep_block = vec![false; blocks.list.len()];
+        for (k, b) in blocks.list.iter().enumerate() {
+            if b.bad {
+                continue;
+            }
+            let ld = b.link_chars as f64 / b.chars.max(1) as f64;
+            keep_block[k] = if use_region {
+                in_region[b.container as usize]
+                    && (ld <= 0.5 || (b.heading && ld < 0.9 && b.chars > 0))
+            } else {
+                ld < 0.5
+            };
+        }
+        if !use_region {
+            blocks.neighbourhood(&mut keep_block);
+        }
+        if self.keep_comments {
+            // Comment sections usually sit outside the article's container: add them.
+            let mut comment = vec![false; n_el];
+            for (i, e) in doc.elements.iter().enumerate().skip(1) {
+                comment[i] = comment[e.parent as usize] || has_word(doc.ident(e), COMMENT_WORDS);
+            }
+            for (k, b) in blocks.list.iter().enumerate() {
+                if !b.bad && comment[b.container as usize] && b.link_chars * 2 <= b.chars {
+                    keep_block[k] = true;
+                }
+            }
+        }
+        let mut keep = vec![false; doc.segments.len()];
+        for (k, b) in blocks.list.iter().enumerate() {
+            if keep_block[k] {
+                for s in b.segs.clone() {
+                    keep[s] = !blocks.seg_bad[s];
+                }
+            }
+        }
+        keep
+    }
+}
+
+/// A block: consecutive segments with the same `block` number.
+#[derive(Debug, Clone)]
+struct Block {
+    segs: std::ops::Range<usize>,
+    chars: u32,
+    link_chars: u32,
+    commas: u32,
+    /// Nearest block-level element holding the block's first segment.
+    container: u32,
+    heading: bool,
+    /// All its segments lie in pruned subtrees.
+    bad: bool,
+}
+
+struct Blocks {
+    list: Vec<Block>,
+    /// Segment lies in a pruned subtree.
+    seg_bad: Vec<bool>,
+}
+
+impl Blocks {
+    fn build(doc: &Doc, bad: &[bool], keep_tables: bool) -> Blocks {
+        // Nearest block-level ancestor-or-self, and whether inside a heading / table.
+        let n = doc.elements.len();
+        let mut block_el = vec![0u32; n];
+        let mut heading = vec![false; n];
+        let mut table = vec![false; n];
+        for (i, e) in doc.elements.iter().enumerate().skip(1) {
+            let p = e.parent as usize;
+            block_el[i] = if e.tag.is_block() && !matches!(e.tag, Tag::Br) {
+                i as u32
+            } else {
+                block_el[p]
+            };
+            heading[i] = heading[p] || e.tag.is_heading();
+            table[i] = table[p] || e.tag == Tag::Table;
+        }
+        let seg_bad: Vec<bool> = doc
+            .segments
+            .iter()
+            .map(|s| {
+                s.hidden || bad[s.element as usize] || (!keep_tables && table[s.element as usize])
+            })
+            .collect();
+        let mut list: Vec<Block> = Vec::new();
+        for (i, s) in doc.segments.iter().enumerate() {
+            let text = doc.seg_text(s);
+            let commas = text
+                .chars()
+                .filter(|c| matches!(c, ',' | '，' | '、' | '.' | '。'))
+                .count() as u32;
+            let same = list
+                .last()
+                .is_some_and(|b| doc.segments[b.segs.start].block == s.block);
+            if !same {
+                list.push(Block {
+                    segs: i..i,
+                    chars: 0,
+                    link_chars: 0,
+                    commas: 0,
+                    container: block_el[s.element as usize],
+                    heading: heading[s.element as usize],
+                    bad: true,
+                });
+            }
+            let Some(b) = list.last_mut() else { continue };
+            b.segs.end = i + 1;
+            if seg_bad[i] {
+                continue;
+            }
+            b.bad = false;
+            b.chars += s.chars;
+            if s.link {
+                b.link_chars += s.chars;
+            }
+            b.commas += commas;
+        }
+        Blocks { list, seg_bad }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.iter().all(|b| b.bad)
+    }
+
+    /// jusText-style context: short blocks are kept only between kept long blocks.
+    fn neighbourhood(&self, keep: &mut [bool]) {
+        let long: Vec<bool> = self.list.iter().map(|b| b.chars >= 80).collect();
+        let snapshot = keep.to_vec();
+        for k in 0..keep.len() {
+            if !snapshot[k] || long[k] {
+                continue;
+            }
+            let prev = (0..k)
+                .rev()
+                .find(|&j| !self.list[j].bad && self.list[j].chars > 0);
+            let next = (k + 1..keep.len()).find(|&j| !self.list[j].bad && self.list[j].chars > 0);
+            let good = |j: Option<usize>| j.is_some_and(|j| snapshot[j] && long[j]);
+            keep[k] = good(prev) || good(next);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::extract_text;
+
+    const ARTICLE: &str = r#"<html><head><title>River plan | Daily</title></head><body>
+<header class="site-header"><a href="/">Daily</a><nav><a href="/n">News</a> <a href="/s">Sport</a> <a href="/w">Weather</a></nav></header>
+<div id="cookie-banner">We use cookies to personalise content and ads.</div>
+<div class="layout">
+<main><article>
+<h1>Council approves river plan</h1>
+<p>The city council approved the plan for the river on Tuesday, after a long debate that ran late into the night.</p>
+<p>Residents, who had campaigned for years, welcomed the decision, saying the river would finally be cleaned up.</p>
+<p>Work will start in spring, and the first stretch, near the old mill, should be finished by the end of the year.</p>
+<div class="share">Share on Facebook Share on Twitter</div>
+</article></main>
+<aside class="sidebar"><h3>Most read</h3><ul><li><a href="/1">Storm hits coast</a></li><li><a href="/2">Election results</a></li></ul></aside>
+</div>
+<section class="comments"><p>Great news, finally! The river has been dirty for far too long, and this is a good start.</p></section>
+<footer><p>Copyright Daily Media Ltd. All rights reserved.</p><a href="/about">About</a></footer>
+</body></html>"#;
+
+    #[test]
+    fn keeps_the_article_and_drops_boilerplate() {
+        let t = extract_text(ARTICLE, &Auto::default()).text;
+        assert!(t.contains("Council approves river plan"), "{t}");
+        assert!(t.contains("approved the plan for the river"), "{t}");
+        assert!(t.contains("end of the year."), "{t}");
+        for junk in [
+            "cookies",
+            "Most read",
+            "Storm hits",
+            "Copyright",
+            "Share on",
+            "Sport",
+            "Great news",
+        ] {
+            assert!(!t.contains(junk), "{junk} kept: {t}");
+        }
+        assert_eq!(
+            t.lines().count(),
+            4,
+            "heading and three paragraphs, one per line: {t}"
+        );
+    }
+
+    #[test]
+    fn comments_are_kept_on_request() {
+        let t = extract_text(
+            ARTICLE,
+            &Auto {
+                keep_comments: true,
+                ..Auto::default()
+            },
+        )
+        .text;
+        assert!(t.contains("Great news"), "{t}");
+    }
+
+    #[test]
+    fn a_wrapper_with_a_boilerplate_class_does_not_erase_the_page() {
+        let html = "<div class='page sidebar-left'><p>This is the only text on the page, a paragraph that is long enough to count, with commas, and more.</p><p>And a second paragraph, which is also long enough to be counted as content.</p></div>";
+        let t = extract_text(html, &Auto::default()).text;
+        assert!(t.contains("only text on the page"), "{t}");
+    }
+
+    #[test]
+    fn short_pages_fall_back_instead_of_returning_nothing() {
+        let html = "<body><nav><a href=/>Home</a></nav><div><h2>Maria Lindqvist</h2><p>Reporter covering transport and the environment since 2015.</p></div><footer>(c) 2024</footer></body>";
+        let t = extract_text(html, &Auto::default()).text;
+        assert!(t.contains("Reporter covering transport"), "{t}");
+        assert!(!t.contains("Home") && !t.contains("(c) 2024"), "{t}");
+    }
+
+    #[test]
+    fn wiki_pages_with_many_in_text_links_survive() {
+        let mut html = String::from("<body><div id=content><h1>Fastnet Rock</h1>");
+        for i in 0..6 {
+            html.push_str(&format!("<p>The <a href=/a{i}>Fastnet Rock</a> is a small <a href=/b{i}>clay-slate</a> islet in the <a href=/c{i}>Atlantic Ocean</a>, and it is the most southerly point of <a href=/d{i}>Ireland</a>, paragraph {i}.</p>"));
+        }
+        html.push_str("</div><div class=navbox><a href=/x>Lighthouses</a> <a href=/y>Islands</a> <a href=/z>Cork</a></div></body>");
+        let t = extract_text(&html, &Auto::default()).text;
+        assert!(t.contains("paragraph 5"), "{t}");
+        assert!(t.contains("most southerly point of Ireland"), "{t}");
+        assert!(!t.contains("Lighthouses"), "{t}");
+    }
+
+    #[test]
+    fn empty_and_boilerplate_only_pages() {
+        assert_eq!(extract_text("", &Auto::default()).text, "");
+        assert_eq!(
+            extract_text("<nav><a href=/>x</a></nav>", &Auto::default()).text,
+            ""
+        );
+    }
+}
