@@ -46,7 +46,8 @@ pub enum Command {
     /// Add up the stats of a crawl's output folder (all tasks) into OUT/stats-merged.json; with
     /// --manifest, also list the inputs not done yet.
     MergeStats(MergeStatsArgs),
-    // (explain: being written)
+    /// Show what a method saw on one page: its features per unit (TSV) and its paper's figure (SVG).
+    Explain(crate::explain::ExplainArgs),
 }
 
 /// The rules for crawls run as job arrays, printed by `warcsift extract --help`.
@@ -182,7 +183,7 @@ pub struct PageArgs {
 }
 
 /// The method used when none is named.
-pub const DEFAULT_ALGORITHM: &str = "cetr-km-blocks";
+pub const DEFAULT_ALGORITHM: &str = "auto";
 
 /// Environment variable that makes `extract` sleep this many milliseconds per record: only
 /// for tests that must interrupt a run part way (ignored unless set to a number).
@@ -350,6 +351,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Eval(args) => crate::eval::run(&args),
+        Command::Explain(args) => crate::explain::run(&args),
     }
 }
 

@@ -314,6 +314,101 @@ pub fn peek_content_type(head: &[u8]) -> Option<String> {
     found.map(|v| String::from_utf8_lossy(v).into_owned())
 }
 
+/// Whether the payload at the start of the *head* of an HTTP response (cut anywhere, as
+/// [`peek_content_type`] takes it) is binary by [`looks_binary`]. `false` when the head holds
+/// no body bytes, or when a `Content-Encoding` (other than `identity`) or `Transfer-Encoding`
+/// means the stored bytes are not the payload itself.
+pub fn peek_binary_payload(head: &[u8]) -> bool {
+    let Some(start) = head.iter().position(|&c| c != b'\r' && c != b'\n') else {
+        return false;
+    };
+    let message = head.get(start..).unwrap_or_default();
+    if !message.starts_with(b"HTTP/") {
+        return false;
+    }
+    let (_, mut pos) = next_line(message, 0);
+    while pos < message.len() {
+        let (line, next) = next_line(message, pos);
+        if next >= message.len() && !message.ends_with(b"\n") {
+            return false; // the head ends inside a header line
+        }
+        pos = next;
+        if line.is_empty() {
+            let body = message.get(pos..).unwrap_or_default();
+            return !body.is_empty() && looks_binary(body);
+        }
+        if let Some((name, value)) = split_field(line) {
+            let coded = name.eq_ignore_ascii_case(b"transfer-encoding")
+                || (name.eq_ignore_ascii_case(b"content-encoding")
+                    && !value.is_empty()
+                    && !value.eq_ignore_ascii_case(b"identity"));
+            if coded {
+                return false;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a payload is binary whatever its label says: a known binary signature (image,
+/// PDF, archive, compressed stream, font, media), or, in its first 1024 bytes, more than 1 in
+/// 12 WHATWG "binary data bytes" (controls other than tab, line feed, form feed, carriage
+/// return and escape) with less than 70% printable ASCII, unless the NULs all fall on one
+/// parity, as in UTF-16 text. A page with stray NULs or control characters is not binary.
+pub fn looks_binary(body: &[u8]) -> bool {
+    if body.starts_with(&[0xff, 0xfe]) || body.starts_with(&[0xfe, 0xff]) {
+        return false; // UTF-16 with a BOM
+    }
+    const MAGIC: [&[u8]; 17] = [
+        b"\x89PNG\r\n\x1a\n",
+        b"GIF87a",
+        b"GIF89a",
+        b"\xff\xd8\xff",
+        b"%PDF-",
+        b"PK\x03\x04",
+        b"\x1f\x8b",
+        b"\x28\xb5\x2f\xfd",
+        b"BZh",
+        b"\xfd7zXZ\x00",
+        b"7z\xbc\xaf\x27\x1c",
+        b"Rar!\x1a\x07",
+        b"\x00\x00\x01\x00",
+        b"wOFF",
+        b"wOF2",
+        b"OggS",
+        b"\x1aE\xdf\xa3",
+    ];
+    if MAGIC.iter().any(|m| body.starts_with(m)) {
+        return true;
+    }
+    if body.get(..12).is_some_and(|h| {
+        (h.starts_with(b"RIFF") && (h.ends_with(b"WEBP") || h.ends_with(b"WAVE")))
+            || h.get(4..8) == Some(b"ftyp")
+    }) {
+        return true;
+    }
+    let window = body.get(..1024).unwrap_or(body);
+    let is_binary_byte = |c: u8| matches!(c, 0x00..=0x08 | 0x0b | 0x0e..=0x1a | 0x1c..=0x1f);
+    let binary = window.iter().filter(|&&c| is_binary_byte(c)).count();
+    let ascii_text = window
+        .iter()
+        .filter(|&&c| (0x20..0x7f).contains(&c) || matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r'))
+        .count();
+    if binary * 12 <= window.len() || ascii_text * 10 >= window.len() * 7 {
+        return false;
+    }
+    let nul_at = |parity: usize| {
+        window
+            .iter()
+            .enumerate()
+            .filter(|&(i, &c)| c == 0 && i % 2 == parity)
+            .count()
+    };
+    let (even, odd) = (nul_at(0), nul_at(1));
+    let utf16_like = (even == 0 || odd == 0) && (even + odd) * 3 >= window.len();
+    !utf16_like
+}
+
 /// WHATWG-like HTML sniffing of a payload with no usable `Content-Type`.
 ///
 /// Skips a byte order mark and whitespace, refuses binary (NUL bytes in the first 512 bytes;
@@ -731,6 +826,53 @@ mod tests {
         }
         let (out, _) = read_capped(&data[..], 300_000).unwrap();
         assert!(out.capacity() <= 300_001, "{}", out.capacity());
+    }
+
+    #[test]
+    fn binary_payloads_are_told_from_text() {
+        let png = [&b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"[..], &[7u8; 100]].concat();
+        let noise: Vec<u8> = (0..4000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let mut utf16 = vec![];
+        for u in "<p>plain UTF-16 text without a BOM</p>".encode_utf16() {
+            utf16.extend_from_slice(&u.to_le_bytes());
+        }
+        assert!(looks_binary(&png));
+        assert!(looks_binary(&noise));
+        assert!(looks_binary(b"RIFF\x00\x00\x00\x00WEBPVP8 "));
+        assert!(!looks_binary(HTML));
+        assert!(!looks_binary(b"<p>a stray \x00 NUL and a \x01 control</p>"));
+        assert!(!looks_binary(
+            b"<body><p>before\x00after</p>\x00\x00<p>x\x00</p>"
+        ));
+        assert!(!looks_binary(&utf16));
+        assert!(!looks_binary(b""));
+        let head = |headers: &str, body: &[u8]| [response(headers, b""), body.to_vec()].concat();
+        assert!(peek_binary_payload(&head(
+            "Content-Type: text/html\r\n",
+            &png
+        )));
+        assert!(!peek_binary_payload(&head(
+            "Content-Type: text/html\r\n",
+            HTML
+        )));
+        assert!(!peek_binary_payload(&head(
+            "Content-Encoding: gzip\r\n",
+            &png
+        )));
+        assert!(!peek_binary_payload(&head(
+            "Transfer-Encoding: chunked\r\n",
+            &png
+        )));
+        assert!(peek_binary_payload(&head(
+            "Content-Encoding: identity\r\n",
+            &png
+        )));
+        assert!(!peek_binary_payload(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/ht"
+        ));
+        assert!(!peek_binary_payload(&png));
     }
 
     #[test]

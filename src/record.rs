@@ -33,7 +33,10 @@
 //! HTML-ness at this stage is cheap and generous: `WARC-Identified-Payload-Type` when present
 //! (Common Crawl's sniffed type), otherwise the HTTP `Content-Type` found in the head of the
 //! block ([`http::peek_content_type`]); with no type at all the record is kept and the worker
-//! sniffs the payload ([`http::sniff_html`]).
+//! sniffs the payload ([`http::sniff_html`]). A payload labelled HTML that is binary
+//! ([`http::looks_binary`]: an image, archive or media signature, or a run of control bytes)
+//! is skipped as [`SkipReason::NotHtml`] (for responses, whatever the label, when the head
+//! shows the payload without a content or transfer coding in the way).
 //!
 //! Offsets are `RecordSource::origin_of` of the record's first byte: for gzip inputs the
 //! compressed offset of the record's member, as in Common Crawl's index.
@@ -828,6 +831,18 @@ impl<R: RecordSource> RecordReader<R> {
                 None
             }
         };
+        // A binary payload (an image, an archive) labelled HTML is not HTML. (Unlabelled ones
+        // are kept: the worker sniffs them.)
+        let labelled_html = || {
+            header
+                .identified_payload_type()
+                .or(header.content_type())
+                .is_some_and(http::is_html_content_type)
+        };
+        let outcome = outcome.or_else(|| {
+            (kind == "resource" && labelled_html() && http::looks_binary(&block))
+                .then_some(SkipReason::NotHtml)
+        });
         match outcome {
             Some(reason) => {
                 self.spare = block;
@@ -1026,7 +1041,7 @@ fn skip_reason(
         }
         let not_html = declared_html.is_none()
             && http::peek_content_type(head).is_some_and(|ct| !http::is_html_content_type(&ct));
-        return not_html.then_some(SkipReason::NotHtml);
+        return (not_html || http::peek_binary_payload(head)).then_some(SkipReason::NotHtml);
     }
     let not_html = declared_html.is_none()
         && header

@@ -30,7 +30,7 @@
 //! Comments sections (`comment`, `comments`, `disqus`, `respond`) are left out by default;
 //! [`Auto::keep_comments`] (`--comments`) keeps them.
 
-use super::Method;
+use super::{Explanation, Method};
 use crate::doc::Doc;
 use crate::tokenize::Tag;
 
@@ -185,7 +185,14 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool>
     let mut in_article = vec![false; doc.elements.len()];
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
         let p = e.parent as usize;
-        in_article[i] = in_article[p] || matches!(e.tag, Tag::Article | Tag::Main);
+        // Inside an article or a container that declares content: a <header> there is the
+        // article's own (title, byline, date), not the site's.
+        in_article[i] = in_article[p]
+            || matches!(e.tag, Tag::Article | Tag::Main)
+            || has_word(
+                doc.ident(e),
+                &["post", "entry", "hentry", "article", "story", "articlebody"],
+            );
         if bad[p] {
             bad[i] = true;
             continue;
@@ -221,6 +228,56 @@ impl Method for Auto {
     }
 
     fn select(&self, doc: &Doc) -> Vec<bool> {
+        let d = self.decide(doc);
+        let mut keep = vec![false; doc.segments.len()];
+        for (k, b) in d.blocks.list.iter().enumerate() {
+            if d.keep_block[k] {
+                for s in b.segs.clone() {
+                    keep[s] = !d.blocks.seg_bad[s];
+                }
+            }
+        }
+        keep
+    }
+
+    fn explain(&self, doc: &Doc) -> Option<Explanation> {
+        let d = self.decide(doc);
+        let col = |f: &dyn Fn(&Block) -> f64| d.blocks.list.iter().map(f).collect::<Vec<f64>>();
+        Some(Explanation {
+            unit: "block",
+            columns: vec![
+                ("chars".into(), col(&|b| b.chars as f64)),
+                (
+                    "link_density".into(),
+                    col(&|b| b.link_chars as f64 / b.chars.max(1) as f64),
+                ),
+                ("pruned".into(), col(&|b| f64::from(u8::from(b.bad)))),
+                (
+                    "in_region".into(),
+                    col(&|b| f64::from(u8::from(d.in_region[b.container as usize]))),
+                ),
+                (
+                    "container_score".into(),
+                    col(&|b| d.score[b.container as usize]),
+                ),
+            ],
+            plot: vec![1, 4],
+            thresholds: vec![("link quota 0.5".into(), 0.5)],
+            kept: d.keep_block.clone(),
+        })
+    }
+}
+
+/// What `auto` decided for a page (shared by `select` and `explain`).
+struct Decision {
+    blocks: Blocks,
+    keep_block: Vec<bool>,
+    in_region: Vec<bool>,
+    score: Vec<f64>,
+}
+
+impl Auto {
+    fn decide(&self, doc: &Doc) -> Decision {
         let n_el = doc.elements.len();
         let sums = doc.subtree_sums();
         let chars: Vec<u32> = sums.iter().map(|s| s.chars).collect();
@@ -230,7 +287,12 @@ impl Method for Auto {
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, self.keep_tables);
         if blocks.is_empty() {
-            return vec![false; doc.segments.len()];
+            return Decision {
+                keep_block: vec![false; blocks.list.len()],
+                blocks,
+                in_region: vec![false; n_el],
+                score: vec![0.0; n_el],
+            };
         }
 
         // Stage 2: container scores, one pass over blocks, credited up the ancestor chain.
@@ -314,8 +376,11 @@ impl Method for Auto {
             }
             let ld = b.link_chars as f64 / b.chars.max(1) as f64;
             keep_block[k] = if use_region {
-                in_region[b.container as usize]
-                    && (ld <= 0.5 || (b.heading && ld < 0.9 && b.chars > 0))
+                (in_region[b.container as usize]
+                    && (ld <= 0.5 || (b.heading && ld < 0.9 && b.chars > 0)))
+                    // Long, link-free paragraphs outside the container are content too
+                    // (articles split over several table cells or columns).
+                    || (b.chars >= OUTSIDE_MIN_CHARS && ld < 0.2)
             } else {
                 ld < 0.5
             };
@@ -335,17 +400,17 @@ impl Method for Auto {
                 }
             }
         }
-        let mut keep = vec![false; doc.segments.len()];
-        for (k, b) in blocks.list.iter().enumerate() {
-            if keep_block[k] {
-                for s in b.segs.clone() {
-                    keep[s] = !blocks.seg_bad[s];
-                }
-            }
+        Decision {
+            blocks,
+            keep_block,
+            in_region,
+            score,
         }
-        keep
     }
 }
+
+/// Outside the chosen container, a block this long and nearly link-free is still kept.
+const OUTSIDE_MIN_CHARS: u32 = 200;
 
 /// A block: consecutive segments with the same `block` number.
 #[derive(Debug, Clone)]
@@ -534,6 +599,30 @@ mod tests {
         assert!(t.contains("paragraph 5"), "{t}");
         assert!(t.contains("most southerly point of Ireland"), "{t}");
         assert!(!t.contains("Lighthouses"), "{t}");
+    }
+
+    #[test]
+    fn an_article_split_over_table_cells_is_kept_whole() {
+        let para = |i: usize| format!("<p>Paragraph {i} of the review, long enough and free of links, describes the instrument's keyboard, its sound and how it compares with the older model in daily use at home, on stage and in the studio over several weeks.</p>");
+        let html = format!(
+            "<table><tr><td class=menu><a href=/a>Home</a> <a href=/b>Reviews</a></td>\
+             <td><h1>Keyboard review</h1>{}{}{}</td></tr><tr><td></td><td>{}</td></tr></table><div class=footer><a href=/c>Contact</a></div>",
+            para(0),
+            para(1),
+            para(2),
+            para(3)
+        );
+        let t = extract_text(&html, &Auto::default()).text;
+        assert!(t.contains("Paragraph 0") && t.contains("Paragraph 3"), "{t}");
+        assert!(!t.contains("Contact") && !t.contains("Reviews"), "{t}");
+    }
+
+    #[test]
+    fn a_post_header_is_part_of_the_post() {
+        let html = "<header class=site><a href=/>Site</a><a href=/x>Section</a></header><div class='post hentry'><header><h1>Post title</h1><span class=byline>By A. Writer</span></header><p>The body of the post is long enough to be content, with commas, clauses, and a full stop at the end.</p><p>A second paragraph follows, and it is also long enough to count as real content here.</p></div>";
+        let t = extract_text(html, &Auto::default()).text;
+        assert!(t.starts_with("Post title\nBy A. Writer"), "{t}");
+        assert!(!t.contains("Section"), "{t}");
     }
 
     #[test]
