@@ -60,7 +60,8 @@ pub fn run(args: &ExplainArgs) -> Result<(), String> {
         )
     })?;
     let decoded = crate::charset::decode(&bytes, None, args.url.as_deref());
-    let mut doc = Doc::parse(&decoded.text);
+    let prepared = method.prepare(&decoded.text);
+    let mut doc = Doc::parse(&prepared);
     doc.url = args.url.clone();
 
     // `explain` first: a stateful method (info-discoverer) does not record the page there.

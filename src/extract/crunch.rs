@@ -634,6 +634,10 @@ pub fn methods() -> Vec<Box<dyn Method>> {
 }
 
 impl Method for Crunch {
+    fn prepare<'a>(&self, html: &'a str) -> Cow<'a, str> {
+        Crunch::prepare(self, html)
+    }
+
     fn name(&self) -> &'static str {
         "crunch"
     }

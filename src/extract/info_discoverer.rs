@@ -533,6 +533,10 @@ pub fn methods() -> Vec<Box<dyn Method>> {
 }
 
 impl Method for InfoDiscoverer {
+    fn stateful(&self) -> bool {
+        Self::STATEFUL
+    }
+
     fn name(&self) -> &'static str {
         "info-discoverer"
     }

@@ -32,6 +32,16 @@ pub trait Method: Send + Sync {
     fn describe(&self) -> &'static str;
     /// `keep[i]` says whether `doc.segments[i]` is main content. Must be linear in the page.
     fn select(&self, doc: &Doc) -> Vec<bool>;
+    /// A pre-pass over the decoded page before the [`Doc`] is built (Crunch rewrites the HTML
+    /// with `lol_html` here). Most methods need none.
+    fn prepare<'a>(&self, html: &'a str) -> std::borrow::Cow<'a, str> {
+        std::borrow::Cow::Borrowed(html)
+    }
+    /// Whether the method keeps state across pages (Info Discoverer): the pipeline then feeds
+    /// it pages in input order on one worker, so output stays deterministic.
+    fn stateful(&self) -> bool {
+        false
+    }
     /// The per-unit features this method computed and what it kept, for `warcsift explain`
     /// (the figure its paper would draw, and a TSV). `None` where there is nothing to plot.
     fn explain(&self, doc: &Doc) -> Option<Explanation> {
@@ -111,7 +121,8 @@ pub fn extract_text(html: &str, method: &dyn Method) -> PageText {
 
 /// Run `method` over an already decoded page whose URL is known.
 pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageText {
-    let mut doc = Doc::parse(html);
+    let html = method.prepare(html);
+    let mut doc = Doc::parse(&html);
     doc.url = url.map(str::to_owned);
     let keep = method.select(&doc);
     PageText {
