@@ -88,6 +88,43 @@ pub fn method(name: &str) -> Option<Box<dyn Method>> {
     registry().into_iter().find(|m| m.name() == name)
 }
 
+/// User choices that some methods take (`--comments`, `--no-tables`, `--drop-selector`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Keep comment sections (`auto`).
+    pub comments: bool,
+    /// Keep tables (`auto`).
+    pub tables: bool,
+    /// Extra CSS selectors whose elements are dropped (`crunch`).
+    pub drop_selectors: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            comments: false,
+            tables: true,
+            drop_selectors: Vec::new(),
+        }
+    }
+}
+
+/// Look a method up by name and apply `options` to the methods that take them. Errors name
+/// the unknown method or the invalid selector.
+pub fn method_with(name: &str, options: &Options) -> Result<Box<dyn Method>, String> {
+    match name {
+        "auto" => Ok(Box::new(auto::Auto {
+            keep_comments: options.comments,
+            keep_tables: options.tables,
+        })),
+        "crunch" => Ok(Box::new(crunch::Crunch::with_selectors(
+            options.drop_selectors.clone(),
+        )?)),
+        _ => method(name)
+            .ok_or_else(|| format!("unknown algorithm {name:?}; `warcsift algorithms` lists them")),
+    }
+}
+
 /// What one method kept of one page.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageText {
@@ -248,6 +285,47 @@ mod tests {
         assert!(s.iter().all(|v| (v - 2.0).abs() < 1e-12));
         let s = gaussian_smooth(&[0.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0], 1.0);
         assert!(s[3] < 9.0 && s[2] > 0.0 && (s[2] - s[4]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn options_reach_the_methods_that_take_them() {
+        let html = "<div class=comments><p>A comment that is long enough to be kept, with commas, and more words.</p></div><article><p>The article text is long enough, with commas, clauses and a full stop.</p></article>";
+        let with = method_with(
+            "auto",
+            &Options {
+                comments: true,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let without = method_with("auto", &Options::default()).unwrap();
+        assert!(extract_text(html, with.as_ref()).text.contains("A comment"));
+        assert!(!extract_text(html, without.as_ref())
+            .text
+            .contains("A comment"));
+        let crunch = method_with(
+            "crunch",
+            &Options {
+                drop_selectors: vec!["article".into()],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert!(!extract_text(html, crunch.as_ref())
+            .text
+            .contains("article text"));
+        assert!(method_with(
+            "crunch",
+            &Options {
+                drop_selectors: vec!["[[".into()],
+                ..Options::default()
+            }
+        )
+        .is_err());
+        assert!(method_with("nope", &Options::default())
+            .err()
+            .unwrap_or_default()
+            .contains("nope"));
     }
 
     #[test]
