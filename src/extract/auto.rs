@@ -603,7 +603,9 @@ mod tests {
 
     #[test]
     fn an_article_split_over_table_cells_is_kept_whole() {
-        let para = |i: usize| format!("<p>Paragraph {i} of the review, long enough and free of links, describes the instrument's keyboard, its sound and how it compares with the older model in daily use at home, on stage and in the studio over several weeks.</p>");
+        let para = |i: usize| {
+            format!("<p>Paragraph {i} of the review, long enough and free of links, describes the instrument's keyboard, its sound and how it compares with the older model in daily use at home, on stage and in the studio over several weeks.</p>")
+        };
         let html = format!(
             "<table><tr><td class=menu><a href=/a>Home</a> <a href=/b>Reviews</a></td>\
              <td><h1>Keyboard review</h1>{}{}{}</td></tr><tr><td></td><td>{}</td></tr></table><div class=footer><a href=/c>Contact</a></div>",
@@ -613,7 +615,10 @@ mod tests {
             para(3)
         );
         let t = extract_text(&html, &Auto::default()).text;
-        assert!(t.contains("Paragraph 0") && t.contains("Paragraph 3"), "{t}");
+        assert!(
+            t.contains("Paragraph 0") && t.contains("Paragraph 3"),
+            "{t}"
+        );
         assert!(!t.contains("Contact") && !t.contains("Reviews"), "{t}");
     }
 
