@@ -128,6 +128,15 @@ pub struct ExtractArgs {
     /// Extraction method (see `warcsift algorithms`).
     #[arg(short = 'a', long = "algorithm", default_value = DEFAULT_ALGORITHM)]
     pub algorithm: String,
+    /// Keep comment sections (`auto`; left out by default).
+    #[arg(long)]
+    pub comments: bool,
+    /// Leave tables out of the text (`auto`; kept by default).
+    #[arg(long)]
+    pub no_tables: bool,
+    /// Also drop elements matching this CSS selector (`crunch`; repeatable).
+    #[arg(long, value_name = "SELECTOR")]
+    pub drop_selector: Vec<String>,
     /// Shard format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
@@ -159,7 +168,8 @@ pub struct MergeStatsArgs {
     /// The output folder shared by a crawl's tasks.
     pub out: PathBuf,
     /// The crawl's manifest: also list the inputs it names that are not done yet (exit status
-    /// 1 when there are any).
+    /// 1 when there are any). Inputs are matched by the output names `extract --manifest`
+    /// gives them, so inputs run as positional arguments do not count.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
 }
@@ -177,6 +187,15 @@ pub struct PageArgs {
     /// The charset a server declared for the page (as in an HTTP Content-Type header).
     #[arg(long)]
     pub charset: Option<String>,
+    /// Keep comment sections (`auto`).
+    #[arg(long)]
+    pub comments: bool,
+    /// Leave tables out of the text (`auto`).
+    #[arg(long)]
+    pub no_tables: bool,
+    /// Also drop elements matching this CSS selector (`crunch`; repeatable).
+    #[arg(long, value_name = "SELECTOR")]
+    pub drop_selector: Vec<String>,
     /// Print the title, language and charset before the text.
     #[arg(long)]
     pub meta: bool,
@@ -226,6 +245,11 @@ impl ExtractArgs {
             },
             threads,
             algorithm: self.algorithm.clone(),
+            method_options: crate::extract::Options {
+                comments: self.comments,
+                tables: !self.no_tables,
+                drop_selectors: self.drop_selector.clone(),
+            },
             reader: ReaderOptions::default().with_max_record_bytes(self.max_record_bytes),
             http: http::Limits::default().with_max_decoded_bytes(self.max_payload_bytes),
             progress: !self.quiet,
@@ -364,13 +388,18 @@ fn page(args: &PageArgs) -> Result<(), String> {
     } else {
         bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
     }
-    let ex = extract::extract_bytes(
+    let options = extract::Options {
+        comments: args.comments,
+        tables: !args.no_tables,
+        drop_selectors: args.drop_selector.clone(),
+    };
+    let method = extract::method_with(&args.algorithm, &options)?;
+    let ex = extract::extract_with(
         &bytes,
         args.charset.as_deref(),
         args.url.as_deref(),
-        &args.algorithm,
-    )
-    .map_err(|e| format!("{e}; `warcsift algorithms` lists them"))?;
+        method.as_ref(),
+    );
     let mut out = std::io::stdout().lock();
     if args.meta {
         let _ = writeln!(out, "title: {}", ex.page.title.as_deref().unwrap_or(""));

@@ -14,7 +14,9 @@
 //!   original `Transfer-Encoding`/`Content-Encoding` headers. A "chunked" body that does not
 //!   start with a hex chunk-size line, a "gzip" body without the gzip magic, a "zstd" body
 //!   without the zstd magic, and a "deflate"/"br" body that already looks like text pass
-//!   through unchanged;
+//!   through unchanged; a body whose magic bytes show another coding than the declared one
+//!   (gzip bytes labelled `br`, `deflate` or `zstd`; zstd bytes labelled `gzip`) is decoded as
+//!   what it is;
 //! - a body cut short (WARC-Truncated records: a chunked body without its last chunk, a
 //!   compressed stream that ends early or breaks after producing output) keeps what could be
 //!   recovered and sets [`HttpResponse::incomplete`].
@@ -620,8 +622,35 @@ fn looks_decoded(body: &[u8]) -> bool {
             .any(|&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r'))
 }
 
-/// Undoes one content coding.
+/// Undoes one content coding. A payload whose magic bytes show another known coding than the
+/// declared one (gzip bytes labelled `br`, `deflate` or `zstd`, zstd bytes labelled `gzip`:
+/// misconfigured servers and crawlers) is decoded as what it is; if that fails, as declared.
 fn decode_coding<'a>(
+    coding: &str,
+    body: Cow<'a, [u8]>,
+    limit: usize,
+) -> Result<(Cow<'a, [u8]>, bool), HttpError> {
+    let known = matches!(coding, "gzip" | "x-gzip" | "deflate" | "br" | "zstd");
+    let actual = if body.starts_with(&[0x1f, 0x8b]) {
+        "gzip"
+    } else if body.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        "zstd"
+    } else {
+        coding
+    };
+    let same = actual == coding || (actual == "gzip" && coding == "x-gzip");
+    if known && !same {
+        match decode_declared(actual, Cow::Borrowed(&body), limit) {
+            Ok((Cow::Owned(out), cut)) => return Ok((Cow::Owned(out), cut)),
+            Err(e @ HttpError::DecodedTooLarge { .. }) => return Err(e),
+            _ => {}
+        }
+    }
+    decode_declared(coding, body, limit)
+}
+
+/// Undoes one content coding, as declared.
+fn decode_declared<'a>(
     coding: &str,
     body: Cow<'a, [u8]>,
     limit: usize,
@@ -873,6 +902,35 @@ mod tests {
             b"HTTP/1.1 200 OK\r\nContent-Type: text/ht"
         ));
         assert!(!peek_binary_payload(&png));
+    }
+
+    #[test]
+    fn mislabelled_codings_are_decoded_by_their_magic() {
+        let gz = gzip(HTML);
+        let zst = zstd::encode_all(HTML, 3).unwrap();
+        for (coding, body) in [
+            ("br", &gz),
+            ("deflate", &gz),
+            ("zstd", &gz),
+            ("gzip", &zst),
+            ("br", &zst),
+        ] {
+            let block = response(&format!("Content-Encoding: {coding}\r\n"), body);
+            let r = parse(&block).unwrap();
+            assert_eq!(&r.body[..], HTML, "{coding}");
+            assert!(!r.incomplete);
+        }
+        // A bomb stays a bomb under any label.
+        let bomb = gzip(&vec![0u8; 3 << 20]);
+        let block = response("Content-Encoding: br\r\n", &bomb);
+        let limits = Limits::default().with_max_decoded_bytes(1 << 20);
+        assert_eq!(
+            parse_response(&block, &limits),
+            Err(HttpError::DecodedTooLarge { limit: 1 << 20 })
+        );
+        // Unknown and identity codings still pass through.
+        let block = response("Content-Encoding: identity\r\n", &gz);
+        assert_eq!(&parse(&block).unwrap().body[..], &gz[..]);
     }
 
     #[test]

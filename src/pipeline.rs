@@ -182,6 +182,8 @@ pub struct Config {
     pub shard: ShardOptions,
     pub threads: usize,
     pub algorithm: String,
+    /// Choices some methods take (`--comments`, `--no-tables`, `--drop-selector`).
+    pub method_options: extract::Options,
     pub reader: ReaderOptions,
     pub http: http::Limits,
     /// Show a progress bar (only when stderr is a terminal).
@@ -205,6 +207,8 @@ pub struct Config {
 /// an unusable input only fails that input; see the module doc.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
+    #[error("{0}")]
+    InvalidOption(String),
     #[error("unknown algorithm {0:?}; `warcsift algorithms` lists them")]
     UnknownAlgorithm(String),
     #[error("cannot read input {input}: {message}")]
@@ -350,9 +354,12 @@ struct Methods {
 /// `Ok` also when some inputs failed: see [`RunReport::failed`].
 pub fn run(cfg: &Config) -> Result<RunReport, PipelineError> {
     let lookup = |name: &str| -> Result<Arc<dyn Method>, PipelineError> {
-        extract::method(name)
+        if extract::method(name).is_none() {
+            return Err(PipelineError::UnknownAlgorithm(name.to_string()));
+        }
+        extract::method_with(name, &cfg.method_options)
             .map(Arc::from)
-            .ok_or_else(|| PipelineError::UnknownAlgorithm(name.to_string()))
+            .map_err(PipelineError::InvalidOption)
     };
     let methods = Methods {
         main: lookup(&cfg.algorithm)?,
@@ -594,7 +601,12 @@ fn run_input(
         .map_err(|e| InputError::Unusable(format!("cannot read input {source}: {e}")))?;
     let writer = ShardWriter::create(&cfg.out_dir, &item.stem, &cfg.shard)
         .map_err(|e| InputError::Fatal(e.into()))?;
-    let threads = cfg.threads.max(1);
+    // A stateful method (Info Discoverer) must see pages in input order: one worker.
+    let threads = if methods.main.stateful() {
+        1
+    } else {
+        cfg.threads.max(1)
+    };
     let (job_tx, job_rx) = bounded::<Job>(threads * 4);
     let (out_tx, out_rx) = bounded::<(u64, Outcome)>(threads * 4);
     let strict = cfg.strict;

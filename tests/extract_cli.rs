@@ -577,3 +577,47 @@ fn page_and_algorithms_commands() {
     let (ok, _, err) = warcsift(&["page", page.to_str().unwrap(), "-a", "nonsense"]);
     assert!(!ok && err.contains("nonsense"), "{err}");
 }
+
+#[test]
+fn stateful_methods_stay_deterministic_with_threads() {
+    // Info Discoverer learns each host's template from the pages before: the pipeline runs it
+    // on one worker, in input order, whatever --threads says.
+    let out = tempdir();
+    let mut runs = Vec::new();
+    for threads in ["1", "2"] {
+        let dir = out.path().join(threads);
+        let (ok, _, err) = warcsift(&[
+            "extract",
+            sample().to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+            "-t",
+            threads,
+            "-q",
+            "-a",
+            "info-discoverer",
+            "--compress",
+            "none",
+        ]);
+        assert!(ok, "{err}");
+        runs.push(std::fs::read(dir.join("sample-00000.jsonl")).unwrap());
+    }
+    assert_eq!(runs[0], runs[1]);
+}
+
+#[test]
+fn method_options_reach_the_extractor() {
+    let out = tempdir();
+    let (ok, _, err) = warcsift(&[
+        "extract",
+        sample().to_str().unwrap(),
+        "-o",
+        out.path().to_str().unwrap(),
+        "-q",
+        "-a",
+        "crunch",
+        "--drop-selector",
+        "[[",
+    ]);
+    assert!(!ok && err.contains("[["), "{err}");
+}

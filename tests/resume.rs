@@ -47,6 +47,17 @@ fn final_shards(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// How many final-named shards a folder holds right now (0 if it does not exist yet); safe
+/// while a run adds and removes files.
+fn count_final_shards(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).map_or(0, |rd| {
+        rd.flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.') && n.ends_with(".jsonl") && !n.starts_with("errors"))
+            .count() as u64
+    })
+}
+
 /// Every (id, text) of a JSONL output folder, checking that no id appears twice.
 fn pages(dir: &Path) -> BTreeSet<(String, String)> {
     let mut ids = BTreeSet::new();
@@ -109,7 +120,7 @@ fn extract_cmd(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Command {
     cmd.args(["-o", out.to_str().unwrap(), "-q", "-a", "plain", "-t", "2"]);
     cmd.args(["--compress", "none"]);
     if !extra.contains(&"--shard-size") {
-        cmd.args(["--shard-size", "3000"]);
+        cmd.args(["--shard-size", "800"]);
     }
     cmd.args(extra);
     cmd.stdout(Stdio::null()).stderr(Stdio::piped());
@@ -138,33 +149,42 @@ fn sigkill_at_random_moments_then_resume_gives_the_uninterrupted_output() {
         .unwrap_or(20240229u64);
     eprintln!("seed {seed} (set WARCSIFT_TEST_SEED to replay)");
     let mut rng = Lcg(seed);
-    // How long a slowed-down run takes: kills land uniformly within it.
-    let timed = dir.path().join("timed");
-    let started = Instant::now();
-    let o = extract_cmd(&inputs, &timed, &[])
-        .env("WARCSIFT_TEST_DELAY_MS", DELAY_MS)
-        .output()
-        .unwrap();
-    assert!(o.status.success());
-    let span = started.elapsed().as_millis() as u64;
-    eprintln!("a slowed-down run takes {span} ms");
+    let total = want_shards.len() as u64;
     let mut kills_mid_input = 0;
     for iteration in 0..8 {
         let out = dir.path().join(format!("run-{iteration}"));
-        // 1 to 3 runs killed at random moments, each resuming the previous one.
+        // 1 to 3 runs, each resuming the previous one, killed at a random moment. The moment
+        // is chosen by progress (once a random number of shards is complete, plus a random
+        // 0-40 ms), not by the clock, so the kills land in the work however fast the machine.
         let kills = 1 + rng.next(3);
         for _ in 0..kills {
+            let have = count_final_shards(&out);
+            let target = have + 1 + rng.next(total.saturating_sub(have).max(1));
+            let extra = Duration::from_millis(rng.next(40));
             let mut child = extract_cmd(&inputs, &out, &["--resume"])
                 .env("WARCSIFT_TEST_DELAY_MS", DELAY_MS)
                 .spawn()
                 .unwrap();
-            std::thread::sleep(Duration::from_millis(rng.next(span)));
-            let _ = child.kill(); // SIGKILL
+            let started = Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                let now = count_final_shards(&out);
+                if now >= target || started.elapsed() > Duration::from_secs(60) {
+                    std::thread::sleep(extra);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let _ = child.kill(); // SIGKILL (a no-op if it already finished)
             let _ = child.wait();
         }
-        let marked = std::fs::read_dir(out.join("_done")).map_or(0, |d| d.count());
-        let unmarked_shards = final_shards(&out).len();
-        if marked < 6 && unmarked_shards > 0 {
+        // Did the kills leave final-named shards of an input without a marker (what --resume
+        // must remove), or only temporaries and complete inputs?
+        let unmarked_shards = final_shards(&out)
+            .keys()
+            .filter_map(|n| warcsift::resume::shard_stem(n))
+            .filter(|stem| !out.join(format!("_done/{stem}.json")).exists())
+            .count();
+        if unmarked_shards > 0 {
             kills_mid_input += 1;
         }
         let o = extract_cmd(&inputs, &out, &["--resume"]).output().unwrap();
@@ -192,9 +212,10 @@ fn sigkill_at_random_moments_then_resume_gives_the_uninterrupted_output() {
         let markers = std::fs::read_dir(out.join("_done")).unwrap().count();
         assert_eq!(markers, 6);
     }
+    eprintln!("{kills_mid_input} of 8 iterations left final shards of an unmarked input");
     assert!(
         kills_mid_input > 0,
-        "no kill landed in the middle of the work; the test proved nothing"
+        "no kill left final shards of an unmarked input; the test proved little"
     );
 }
 
