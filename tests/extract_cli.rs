@@ -621,3 +621,42 @@ fn method_options_reach_the_extractor() {
     ]);
     assert!(!ok && err.contains("[["), "{err}");
 }
+
+#[test]
+fn dev_warc_through_stdin_and_http_gives_the_same_pages() {
+    let Some(dev) = shared_warc("dev.warc.gz") else {
+        return;
+    };
+    let out = tempdir();
+    let run = |input: &str, stdin: Option<&Path>, name: &str| {
+        let dir = out.path().join(name);
+        let mut cmd = Command::new(bin());
+        cmd.args([
+            "extract",
+            input,
+            "-o",
+            dir.to_str().unwrap(),
+            "-q",
+            "--compress",
+            "none",
+        ]);
+        if let Some(p) = stdin {
+            cmd.stdin(std::fs::File::open(p).unwrap());
+        }
+        let o = cmd.output().unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        pages_by_id(&dir)
+    };
+    let file = run(dev.to_str().unwrap(), None, "file");
+    assert_eq!(file.len(), 2318);
+    assert_eq!(run("-", Some(&dev), "stdin"), file);
+    let server = serve_file(std::fs::read(&dev).unwrap());
+    assert_eq!(
+        run(&format!("http://{server}/dev.warc.gz"), None, "http"),
+        file
+    );
+}
