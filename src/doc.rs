@@ -874,7 +874,9 @@ mod tests {
 
     #[test]
     fn subtree_sums_bottom_up() {
-        let doc = Doc::parse("<div><p>abc <a href=x>de</a></p><p>fgh</p></div><a name=top>anchor, not a link</a>");
+        let doc = Doc::parse(
+            "<div><p>abc <a href=x>de</a></p><p>fgh</p></div><a name=top>anchor, not a link</a>",
+        );
         let sums = doc.subtree_sums();
         assert_eq!(sums[1].chars, 8);
         assert_eq!(sums[1].link_chars, 2);
