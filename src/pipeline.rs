@@ -803,7 +803,8 @@ fn process(record: &RawRecord, methods: &Methods, limits: &http::Limits, source:
         }
         None => http::sniff_html(&body),
     };
-    if !html {
+    // A label can lie (a gzip-encoded PNG served as text/html): look at the decoded bytes.
+    if !html || http::looks_binary(&body) {
         return Outcome::Skipped(SkipReason::NotHtml);
     }
     let mut cost = PageCost::default();

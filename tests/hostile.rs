@@ -717,12 +717,9 @@ fn content_encoding_that_lies() {
 }
 
 /// A payload that is binary only once its content coding is undone (a gzip-encoded PNG
-/// labelled text/html) is extracted as garbage today: the record reader cannot see through the
-/// coding, and the worker does not look at the decoded bytes. Fix (src/pipeline.rs, `process`,
-/// right after `http::parse_response`): `if http::looks_binary(&body) { return
-/// Outcome::Skipped(SkipReason::NotHtml); }`.
+/// labelled text/html): the record reader cannot see through the coding, so the worker looks
+/// at the decoded bytes and skips it as not HTML.
 #[test]
-#[ignore = "needs src/pipeline.rs to skip a decoded payload that http::looks_binary"]
 fn binary_behind_a_content_coding_is_skipped() {
     let dir = tempdir();
     let png = [
