@@ -1,0 +1,31 @@
+//! Arbitrary bytes → `charset::decode` with an arbitrary declared charset label and URL, and
+//! `charset::prescan_meta`. Layout: byte 0 = label length, byte 1 = URL length, then the
+//! label, the URL (both lossily UTF-8) and the payload.
+//!
+//! Checks: no panic; a payload decoded as UTF-8 (no BOM) without errors comes back unchanged.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use warcsift::charset::{self, CharsetSource};
+
+fuzz_target!(|data: &[u8]| {
+    let [label_len, url_len, rest @ ..] = data else {
+        return;
+    };
+    let (label, rest) = rest.split_at(usize::from(*label_len).min(rest.len()));
+    let (url, body) = rest.split_at(usize::from(*url_len).min(rest.len()));
+    let label = String::from_utf8_lossy(label);
+    let url = String::from_utf8_lossy(url);
+    let _ = charset::prescan_meta(body);
+    for (l, u) in [
+        (Some(label.as_ref()), Some(url.as_ref())),
+        (None, Some(url.as_ref())),
+        (Some(label.as_ref()), None),
+        (None, None),
+    ] {
+        let d = charset::decode(body, l, u);
+        if d.encoding.name() == "UTF-8" && !d.had_errors && d.source != CharsetSource::Bom {
+            assert_eq!(d.text.as_bytes(), body);
+        }
+    }
+});
