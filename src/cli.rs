@@ -128,15 +128,8 @@ pub struct ExtractArgs {
     /// Extraction method (see `warcsift algorithms`).
     #[arg(short = 'a', long = "algorithm", default_value = DEFAULT_ALGORITHM)]
     pub algorithm: String,
-    /// Keep comment sections (`auto`; left out by default).
-    #[arg(long)]
-    pub comments: bool,
-    /// Leave tables out of the text (`auto`; kept by default).
-    #[arg(long)]
-    pub no_tables: bool,
-    /// Also drop elements matching this CSS selector (`crunch`; repeatable).
-    #[arg(long, value_name = "SELECTOR")]
-    pub drop_selector: Vec<String>,
+    #[command(flatten)]
+    pub method: MethodArgs,
     /// Shard format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
@@ -187,18 +180,35 @@ pub struct PageArgs {
     /// The charset a server declared for the page (as in an HTTP Content-Type header).
     #[arg(long)]
     pub charset: Option<String>,
-    /// Keep comment sections (`auto`).
+    #[command(flatten)]
+    pub method: MethodArgs,
+    /// Print the title, language and charset before the text.
+    #[arg(long)]
+    pub meta: bool,
+}
+
+/// Choices some methods take, shared by `extract` and `page`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MethodArgs {
+    /// Keep comment sections (`auto`; left out by default).
     #[arg(long)]
     pub comments: bool,
-    /// Leave tables out of the text (`auto`).
+    /// Leave tables out of the text (`auto`; kept by default).
     #[arg(long)]
     pub no_tables: bool,
     /// Also drop elements matching this CSS selector (`crunch`; repeatable).
     #[arg(long, value_name = "SELECTOR")]
     pub drop_selector: Vec<String>,
-    /// Print the title, language and charset before the text.
-    #[arg(long)]
-    pub meta: bool,
+}
+
+impl MethodArgs {
+    pub fn options(&self) -> extract::Options {
+        extract::Options {
+            comments: self.comments,
+            tables: !self.no_tables,
+            drop_selectors: self.drop_selector.clone(),
+        }
+    }
 }
 
 /// The method used when none is named.
@@ -245,11 +255,7 @@ impl ExtractArgs {
             },
             threads,
             algorithm: self.algorithm.clone(),
-            method_options: crate::extract::Options {
-                comments: self.comments,
-                tables: !self.no_tables,
-                drop_selectors: self.drop_selector.clone(),
-            },
+            method_options: self.method.options(),
             reader: ReaderOptions::default().with_max_record_bytes(self.max_record_bytes),
             http: http::Limits::default().with_max_decoded_bytes(self.max_payload_bytes),
             progress: !self.quiet,
@@ -388,12 +394,7 @@ fn page(args: &PageArgs) -> Result<(), String> {
     } else {
         bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
     }
-    let options = extract::Options {
-        comments: args.comments,
-        tables: !args.no_tables,
-        drop_selectors: args.drop_selector.clone(),
-    };
-    let method = extract::method_with(&args.algorithm, &options)?;
+    let method = extract::method_with(&args.algorithm, &args.method.options())?;
     let ex = extract::extract_with(
         &bytes,
         args.charset.as_deref(),

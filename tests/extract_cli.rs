@@ -28,6 +28,35 @@ fn pages_by_id(dir: &Path) -> BTreeMap<String, (String, Option<String>, String, 
         .collect()
 }
 
+/// Run `extract` (default method, uncompressed JSONL) on `input`, fed `stdin` when given, and
+/// read the pages back.
+fn extract_pages(
+    input: &str,
+    stdin: Option<&Path>,
+    out: &Path,
+) -> BTreeMap<String, (String, Option<String>, String, String)> {
+    let mut cmd = Command::new(bin());
+    cmd.args([
+        "extract",
+        input,
+        "-o",
+        out.to_str().unwrap(),
+        "--compress",
+        "none",
+        "-q",
+    ]);
+    if let Some(p) = stdin {
+        cmd.stdin(std::fs::File::open(p).unwrap());
+    }
+    let o = cmd.output().unwrap();
+    assert!(
+        o.status.success(),
+        "{input}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    pages_by_id(out)
+}
+
 #[test]
 fn sample_counts_match_the_input() {
     let out = tempdir();
@@ -115,26 +144,7 @@ fn every_input_form_gives_the_same_pages() {
         let out = dir
             .path()
             .join(format!("out-{}", input.replace(['/', ':'], "_")));
-        let mut cmd = Command::new(bin());
-        cmd.args([
-            "extract",
-            input,
-            "-o",
-            out.to_str().unwrap(),
-            "--compress",
-            "none",
-            "-q",
-        ]);
-        if let Some(p) = stdin {
-            cmd.stdin(std::fs::File::open(p).unwrap());
-        }
-        let o = cmd.output().unwrap();
-        assert!(
-            o.status.success(),
-            "{input}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        pages_by_id(&out)
+        extract_pages(input, stdin, &out)
     };
     let reference = run(gz.to_str().unwrap(), None);
     assert_eq!(reference.len(), 14);
@@ -629,27 +639,7 @@ fn dev_warc_through_stdin_and_http_gives_the_same_pages() {
     };
     let out = tempdir();
     let run = |input: &str, stdin: Option<&Path>, name: &str| {
-        let dir = out.path().join(name);
-        let mut cmd = Command::new(bin());
-        cmd.args([
-            "extract",
-            input,
-            "-o",
-            dir.to_str().unwrap(),
-            "-q",
-            "--compress",
-            "none",
-        ]);
-        if let Some(p) = stdin {
-            cmd.stdin(std::fs::File::open(p).unwrap());
-        }
-        let o = cmd.output().unwrap();
-        assert!(
-            o.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        pages_by_id(&dir)
+        extract_pages(input, stdin, &out.path().join(name))
     };
     let file = run(dev.to_str().unwrap(), None, "file");
     assert_eq!(file.len(), 2318);
