@@ -152,9 +152,37 @@ fn words(ident: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Does `ident` carry one of `list` as a word or as a `-`/`_`-separated part of a word?
+///
+/// Words that only describe or tag an element are not read as its role: state and hook
+/// prefixes (`has-sidebar`, `js-social-images`, `with-comments`, `no-ads`) and taxonomy
+/// values (`category-social-media`, `tag-share`, `entry-category-ads`, as WordPress and
+/// Typepad put on every post).
 fn has_word(ident: &str, list: &[&str]) -> bool {
-    words(ident).any(|w| list.contains(&w) || w.split(['-', '_']).any(|p| list.contains(&p)))
+    words(ident).any(|w| {
+        if list.contains(&w) {
+            return true;
+        }
+        let mut parts = w.split(['-', '_']).peekable();
+        if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
+            return false;
+        }
+        while let Some(p) = parts.next() {
+            if parts.peek().is_some() && TAXONOMY_WORDS.contains(&p) {
+                return false;
+            }
+            if list.contains(&p) {
+                return true;
+            }
+        }
+        false
+    })
 }
+
+/// First parts of a class that make the rest a state or a script hook, not a role.
+const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
+
+/// Parts after which a class names a taxonomy value (a category, tag or author).
+const TAXONOMY_WORDS: &[&str] = &["category", "cat", "tag", "author", "format", "type"];
 
 /// Declared-content weight of an element: positive for article-like, negative for boilerplate.
 fn ident_weight(tag: Tag, ident: &str) -> f64 {
@@ -179,8 +207,46 @@ fn ident_weight(tag: Tag, ident: &str) -> f64 {
     w
 }
 
+/// Per element, the prose it holds: the non-link characters of its blocks that are at least
+/// [`PROSE_MIN_CHARS`] long with a link quota under 0.3, what an article is made of (the
+/// long, link-poor blocks of jusText and LQF).
+fn prose_chars(doc: &Doc) -> Vec<u32> {
+    let mut prose = vec![0u32; doc.elements.len()];
+    let segs = &doc.segments;
+    let mut i = 0;
+    while i < segs.len() {
+        let (mut chars, mut link, mut j) = (0u32, 0u32, i);
+        while j < segs.len() && segs[j].block == segs[i].block {
+            if !segs[j].hidden {
+                chars += segs[j].chars;
+                if segs[j].link {
+                    link += segs[j].chars;
+                }
+            }
+            j += 1;
+        }
+        if chars >= PROSE_MIN_CHARS && link * 10 < chars * 3 {
+            prose[segs[i].element as usize] += chars - link;
+        }
+        i = j;
+    }
+    for (i, e) in doc.elements.iter().enumerate().skip(1).rev() {
+        prose[e.parent as usize] += prose[i];
+    }
+    prose
+}
+
+/// A block this long counts as prose (see [`prose_chars`]).
+const PROSE_MIN_CHARS: u32 = 80;
+
 /// Per-element boilerplate flag, inherited top-down.
+///
+/// A tag or word never prunes an element that holds more than half of the page's text, nor
+/// (comment words aside) one that holds more than half of its prose: a `<div class="share_wrapper">`
+/// or `<aside class="blogPost">` around the article is a layout accident, not a sidebar.
 fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool> {
+    let prose = prose_chars(doc);
+    let prose_total = prose.first().copied().unwrap_or(0);
     let mut bad = vec![false; doc.elements.len()];
     let mut in_article = vec![false; doc.elements.len()];
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
@@ -199,19 +265,21 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool>
         }
         let ident = doc.ident(e);
         let big = total > 0 && chars[i] * 2 > total;
+        let holds_prose = prose_total > 0 && prose[i] * 2 > prose_total;
         // Forms wrap whole pages on ASP.NET sites: only small ones are boilerplate.
         let small = chars[i] * 5 < total;
         let by_tag = match e.tag {
             Tag::Button | Tag::Select | Tag::Dialog => true,
-            Tag::Nav | Tag::Aside | Tag::Menu | Tag::Footer => !big,
+            Tag::Nav | Tag::Aside | Tag::Menu | Tag::Footer => !big && !holds_prose,
             Tag::Form => small,
-            Tag::Header => !in_article[i] && !big,
+            Tag::Header => !in_article[i] && !big && !holds_prose,
             _ => false,
         };
         let by_word = !big
             && !ident.is_empty()
-            && (has_word(ident, STRONG_BOILER_WORDS)
-                || (has_word(ident, WEAK_BOILER_WORDS) && !has_word(ident, CONTENT_WORDS))
+            && ((!holds_prose
+                && (has_word(ident, STRONG_BOILER_WORDS)
+                    || (has_word(ident, WEAK_BOILER_WORDS) && !has_word(ident, CONTENT_WORDS))))
                 || (!keep_comments && has_word(ident, COMMENT_WORDS)));
         bad[i] = by_tag || by_word || e.hidden;
     }
