@@ -117,6 +117,17 @@ const COMMENT_WORDS: &[&str] = &[
     "discussion",
 ];
 
+/// A comments section: a comment word, or a class glued from one (`commentlist`,
+/// `postcomments`, `commentContent`; not `commentary`, which is an article genre).
+fn is_comment(ident: &str) -> bool {
+    has_word(ident, COMMENT_WORDS)
+        || words(ident).any(|w| {
+            (w.starts_with("comment") && !w.starts_with("commentary"))
+                || w.ends_with("comments")
+                || w.contains("disqus")
+        })
+}
+
 /// Words that mark the main content.
 const CONTENT_WORDS: &[&str] = &[
     "article",
@@ -200,7 +211,7 @@ fn ident_weight(tag: Tag, ident: &str) -> f64 {
     }
     if has_word(ident, STRONG_BOILER_WORDS)
         || has_word(ident, WEAK_BOILER_WORDS)
-        || has_word(ident, COMMENT_WORDS)
+        || is_comment(ident)
     {
         w -= 25.0;
     }
@@ -265,7 +276,10 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool>
         }
         let ident = doc.ident(e);
         let big = total > 0 && chars[i] * 2 > total;
-        let holds_prose = prose_total > 0 && prose[i] * 2 > prose_total;
+        // It holds most of the prose, or declares content and holds a good part of it.
+        let holds_prose = prose_total > 0
+            && (prose[i] * 2 > prose_total
+                || (prose[i] * 4 > prose_total && has_word(ident, CONTENT_WORDS)));
         // Forms wrap whole pages on ASP.NET sites: only small ones are boilerplate.
         let small = chars[i] * 5 < total;
         let by_tag = match e.tag {
@@ -280,8 +294,11 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool>
             && ((!holds_prose
                 && (has_word(ident, STRONG_BOILER_WORDS)
                     || (has_word(ident, WEAK_BOILER_WORDS) && !has_word(ident, CONTENT_WORDS))))
-                || (!keep_comments && has_word(ident, COMMENT_WORDS)));
+                || (!keep_comments && is_comment(ident)));
         bad[i] = by_tag || by_word || e.hidden;
+        if bad[i] && std::env::var_os("AUTO_DEBUG").is_some() && chars[i] * 10 > total {
+            eprintln!("pruned {:?} {ident:?} chars {} of {total} prose {} of {prose_total} tag {by_tag} word {by_word} hidden {}", e.tag, chars[i], prose[i], e.hidden);
+        }
     }
     bad
 }
@@ -456,11 +473,18 @@ impl Auto {
         if !use_region {
             blocks.neighbourhood(&mut keep_block);
         }
+        if !keep_block.contains(&true) {
+            // Last resort: a tiny page (a few headings and pictures, a short notice, a menu of
+            // script links) keeps what survived pruning rather than coming out empty.
+            for (k, b) in blocks.list.iter().enumerate() {
+                keep_block[k] = !b.bad && b.chars > 0;
+            }
+        }
         if self.keep_comments {
             // Comment sections usually sit outside the article's container: add them.
             let mut comment = vec![false; n_el];
             for (i, e) in doc.elements.iter().enumerate().skip(1) {
-                comment[i] = comment[e.parent as usize] || has_word(doc.ident(e), COMMENT_WORDS);
+                comment[i] = comment[e.parent as usize] || is_comment(doc.ident(e));
             }
             for (k, b) in blocks.list.iter().enumerate() {
                 if !b.bad && comment[b.container as usize] && b.link_chars * 2 <= b.chars {
