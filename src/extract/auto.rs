@@ -461,14 +461,27 @@ impl Auto {
             }
             let ld = b.link_chars as f64 / b.chars.max(1) as f64;
             keep_block[k] = if use_region {
-                (in_region[b.container as usize]
-                    && (ld <= 0.5 || (b.heading && ld < 0.9 && b.chars > 0)))
-                    // Long, link-free paragraphs outside the container are content too
-                    // (articles split over several table cells or columns).
-                    || (b.chars >= OUTSIDE_MIN_CHARS && ld < 0.2)
+                in_region[b.container as usize]
+                    && (ld <= 0.5 || (b.heading && ld < 0.9 && b.chars > 0))
             } else {
                 ld < 0.5
             };
+        }
+        if use_region {
+            // When the container holds most of the page's prose, paragraphs outside it are
+            // extras (teasers, disclaimers) unless they continue the article; when it holds
+            // less, the article is scattered (table layouts, flat pages) and every long
+            // link-free paragraph joins.
+            let prose = |b: &Block| b.chars >= PROSE_MIN_CHARS && b.link_chars * 10 < b.chars * 3;
+            let (mut inside, mut all) = (0u32, 0u32);
+            for b in blocks.list.iter().filter(|b| !b.bad && prose(b)) {
+                all += b.chars - b.link_chars;
+                if in_region[b.container as usize] {
+                    inside += b.chars - b.link_chars;
+                }
+            }
+            let table_layout = inside * 2 < all;
+            blocks.extend_outside(&mut keep_block, table_layout);
         }
         if !use_region {
             blocks.neighbourhood(&mut keep_block);
@@ -586,6 +599,46 @@ impl Blocks {
 
     fn is_empty(&self) -> bool {
         self.list.iter().all(|b| b.bad)
+    }
+
+    /// Long, link-free paragraphs just outside the container are content too (an article
+    /// split over several table cells or columns): a block of at least [`OUTSIDE_MIN_CHARS`]
+    /// with a link quota under 0.2 joins when the nearest long block before or after it
+    /// (shorter blocks in between are skipped) is kept, repeatedly, so a run of them joins
+    /// as one. A lone disclaimer or teaser far from the article stays out.
+    fn extend_outside(&self, keep: &mut [bool], anywhere: bool) {
+        let long = |b: &Block| !b.bad && b.chars >= PROSE_MIN_CHARS;
+        let candidate =
+            |b: &Block| long(b) && b.chars >= OUTSIDE_MIN_CHARS && b.link_chars * 5 < b.chars;
+        if anywhere {
+            for (k, b) in self.list.iter().enumerate() {
+                keep[k] |= candidate(b);
+            }
+            return;
+        }
+        // Forward then backward sweeps carry "the previous long block is kept" along runs.
+        let mut prev_kept = false;
+        for k in 0..keep.len() {
+            let b = &self.list[k];
+            if !long(b) {
+                continue;
+            }
+            if !keep[k] && prev_kept && candidate(b) {
+                keep[k] = true;
+            }
+            prev_kept = keep[k];
+        }
+        let mut next_kept = false;
+        for k in (0..keep.len()).rev() {
+            let b = &self.list[k];
+            if !long(b) {
+                continue;
+            }
+            if !keep[k] && next_kept && candidate(b) {
+                keep[k] = true;
+            }
+            next_kept = keep[k];
+        }
     }
 
     /// jusText-style context: short blocks are kept only between kept long blocks.
