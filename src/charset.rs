@@ -111,12 +111,46 @@ pub fn decode<'a>(bytes: &'a [u8], http_charset: Option<&str>, url: Option<&str>
         // detector).
         return finish(bytes, WINDOWS_1252, CharsetSource::Default);
     }
+    // Valid UTF-8: the detector's answer is known without running it (see
+    // `detector_would_say_utf8`), and the text borrows from the input, validated once.
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if detector_would_say_utf8(bytes) {
+            return Decoded {
+                text: Cow::Borrowed(text),
+                encoding: UTF_8,
+                source: CharsetSource::Detected,
+                had_errors: false,
+            };
+        }
+    }
+    let encoding = run_detector(bytes, url);
+    finish(bytes, encoding, CharsetSource::Detected)
+}
+
+/// `chardetng` over the first [`DETECT_BYTES`], hinted with the URL's TLD (UTF-8 allowed).
+fn run_detector(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
     let mut detector = chardetng::EncodingDetector::new();
     let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
     detector.feed(sample, sample.len() == bytes.len());
     let tld = url.and_then(tld_of);
-    let encoding = detector.guess(tld.as_deref().map(str::as_bytes), true);
-    finish(bytes, encoding, CharsetSource::Detected)
+    detector.guess(tld.as_deref().map(str::as_bytes), true)
+}
+
+/// For `bytes` that are entirely valid UTF-8: whether [`run_detector`] is certain to answer
+/// UTF-8, so it need not run. From chardetng 0.1.17's `guess_assess` with `allow_utf8`:
+///
+/// 1. it answers ISO-2022-JP only when no non-ASCII byte was fed and an ESC was;
+/// 2. otherwise it answers UTF-8 whenever its UTF-8 candidate is still qualified, and that
+///    candidate (an `encoding_rs` UTF-8 decoder without replacement) is disqualified only by
+///    malformed input; a sequence cut at the end of a sample fed with `last = false` is
+///    incomplete, not malformed. A sample of valid UTF-8 therefore keeps it qualified.
+///
+/// So the answer is UTF-8 unless the sample is all ASCII and holds an ESC; that rare case
+/// (and everything that is not valid UTF-8) goes to the detector. `tests::
+/// utf8_shortcut_agrees_with_detector` checks this against the detector itself.
+fn detector_would_say_utf8(bytes: &[u8]) -> bool {
+    let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
+    Encoding::ascii_valid_up_to(sample) < sample.len() || memchr::memchr(0x1b, sample).is_none()
 }
 
 /// Maps a label's encoding to the one we decode with, or `None` to ignore the declaration.
@@ -660,7 +694,54 @@ mod tests {
         );
     }
 
+    /// The slow twin of `decode`'s UTF-8 shortcut: always run the detector.
+    fn detected_the_slow_way(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
+        run_detector(bytes, url)
+    }
+
+    #[test]
+    fn utf8_shortcut_agrees_with_detector_at_the_sample_edge() {
+        // Non-ASCII only after the sample, cut inside a sequence at the sample's end, ESC
+        // with and without non-ASCII in the sample.
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for pad in [
+            DETECT_BYTES - 2,
+            DETECT_BYTES - 1,
+            DETECT_BYTES,
+            DETECT_BYTES + 1,
+        ] {
+            let mut v = vec![b'a'; pad];
+            v.extend_from_slice("é日本😀".as_bytes());
+            cases.push(v.clone());
+            v[10] = 0x1b;
+            cases.push(v);
+        }
+        cases.push(b"\x1b$B<p>\xc3\xa9</p>".to_vec());
+        cases.push(b"\x1b(B plain ascii with esc".to_vec());
+        for bytes in cases {
+            let d = decode(&bytes, None, Some("http://example.jp/"));
+            assert_eq!(d.source, CharsetSource::Detected);
+            assert_eq!(
+                d.encoding,
+                detected_the_slow_way(&bytes, Some("http://example.jp/"))
+            );
+        }
+    }
+
     proptest! {
+        #[test]
+        fn utf8_shortcut_agrees_with_detector(
+            text in "[a-z <>\u{1b}\u{e9}\u{3042}\u{1F600}]{0,200}",
+            tld in prop_oneof![Just("com"), Just("jp"), Just("ru"), Just("de")]) {
+            let url = format!("http://example.{tld}/");
+            let d = decode(text.as_bytes(), None, Some(&url));
+            if d.source == CharsetSource::Detected {
+                prop_assert_eq!(d.encoding, detected_the_slow_way(text.as_bytes(), Some(&url)));
+                let slow = d.encoding.decode_without_bom_handling(text.as_bytes()).0;
+                prop_assert_eq!(d.text.as_ref(), slow.as_ref());
+            }
+        }
+
         #[test]
         fn decode_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..2048),
                                label in proptest::option::of("[a-zA-Z0-9_-]{0,12}"),

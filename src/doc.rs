@@ -307,16 +307,31 @@ impl<'a> Builder<'a> {
         }
         let decoded = decode_text(raw);
         // One segment per source line, so line-based methods (CETR) can keep or drop lines.
+        // (Split at '\n' bytes with memchr: most runs have none, and a '\n' byte is always a
+        // char boundary.)
         let mut line = t.line;
-        for (i, piece) in decoded.split('\n').enumerate() {
-            if i > 0 {
-                line += 1;
-            }
-            self.push_segment(piece, line);
+        let mut from = 0;
+        for nl in memchr::memchr_iter(b'\n', decoded.as_bytes()) {
+            self.push_segment(decoded.get(from..nl).unwrap_or(""), line);
+            line += 1;
+            from = nl + 1;
         }
+        self.push_segment(decoded.get(from..).unwrap_or(""), line);
     }
 
     fn push_segment(&mut self, piece: &str, line: u32) {
+        // Control characters (NUL and the other C0 codes but whitespace, DEL) are not text a
+        // reader sees: browsers drop them, and so do we, so they never reach a shard.
+        let cleaned;
+        let piece = if piece.bytes().any(is_control) {
+            cleaned = piece
+                .chars()
+                .filter(|&c| !c.is_ascii() || !is_control(c as u8))
+                .collect::<String>();
+            cleaned.as_str()
+        } else {
+            piece
+        };
         let space_before = piece.starts_with(|c: char| c.is_whitespace());
         let space_after = piece.ends_with(|c: char| c.is_whitespace());
         let start = self.doc.text.len();
@@ -514,8 +529,18 @@ impl<'a> Builder<'a> {
                     if self.doc.idents.len() > start {
                         self.doc.idents.push(' ');
                     }
-                    let v: String = value.chars().take(budget).collect();
-                    self.doc.idents.push_str(&v.to_lowercase());
+                    // The first `budget` characters, lower-cased (ASCII without allocating).
+                    let v = match value.char_indices().nth(budget) {
+                        Some((i, _)) => value.get(..i).unwrap_or(value),
+                        None => value,
+                    };
+                    if v.is_ascii() {
+                        self.doc
+                            .idents
+                            .extend(v.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+                    } else {
+                        self.doc.idents.push_str(&v.to_lowercase());
+                    }
                 }
             } else if name.eq_ignore_ascii_case("href") {
                 href = true;
@@ -798,6 +823,11 @@ pub fn is_removed(tag: Tag) -> bool {
     )
 }
 
+/// A control byte that is not whitespace (see [`Builder::push_segment`]).
+fn is_control(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -814,6 +844,17 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_text() {
+        let doc = Doc::parse("<p>before\u{0}after\u{7f} x\u{1}y\tz</p><p>\u{0}\u{0}</p>");
+        let t: Vec<String> = doc
+            .segments
+            .iter()
+            .map(|s| doc.seg_text(s).to_string())
+            .collect();
+        assert_eq!(t, ["beforeafter xy z"]);
     }
 
     #[test]

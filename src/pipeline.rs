@@ -169,6 +169,8 @@ pub fn cost_model_bytes_per_ms(algorithm: &str) -> u64 {
         "cetr-tm" | "cetr-tm-blocks" | "ccb" | "accb" | "auto" | "dom-block" | "info-optics"
         | "info-optics-fixed" | "crunch" => 10_000,
         "info-discoverer" => 8_000,
+        // Parse only: nothing to fall back from.
+        "none" => u64::MAX,
         _ => 2_000,
     }
 }
@@ -972,6 +974,11 @@ mod tests {
         );
         assert_eq!(PageBudget::new("x", 0, "plain", None), PageBudget::none());
         assert_eq!(cost_model_bytes_per_ms("no-such-method"), 2_000);
+        // Parse only never falls back (it has no extraction to save).
+        assert_eq!(
+            PageBudget::new("none", 2000, "plain", None).fallback_above,
+            Some(usize::MAX)
+        );
     }
 
     #[test]

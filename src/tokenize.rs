@@ -236,8 +236,12 @@ impl<'a> Tokenizer<'a> {
     /// Line of byte offset `at`; `at` never decreases between calls, so counting is linear.
     fn line_at(&mut self, at: usize) -> u32 {
         if at > self.line_pos {
-            let seg = &self.src.as_bytes()[self.line_pos..at];
-            self.line += memchr::memchr_iter(b'\n', seg).count() as u32;
+            let seg = self
+                .src
+                .as_bytes()
+                .get(self.line_pos..at)
+                .unwrap_or_default();
+            self.line = self.line.wrapping_add(count_newlines(seg));
             self.line_pos = at;
         }
         self.line
@@ -359,6 +363,17 @@ impl<'a> Tokenizer<'a> {
             }
             _ => None,
         }
+    }
+}
+
+/// Newlines in `seg`. Most calls cover the few bytes between two tokens, where `memchr`'s
+/// SIMD set-up costs more than a plain loop; long runs (text, scripts) go to `memchr`.
+#[inline]
+fn count_newlines(seg: &[u8]) -> u32 {
+    if seg.len() < 64 {
+        seg.iter().filter(|&&b| b == b'\n').count() as u32
+    } else {
+        memchr::memchr_iter(b'\n', seg).count() as u32
     }
 }
 
@@ -833,7 +848,26 @@ mod tests {
         assert_eq!((k[1].0, k[1].2.as_str()), (TokenKind::Text, "text"));
     }
 
+    #[test]
+    fn count_newlines_matches_the_scalar_count_at_every_length() {
+        let mut buf = Vec::new();
+        for len in 0..200usize {
+            buf.clear();
+            buf.extend((0..len).map(|i| if i % 7 == 3 { b'\n' } else { b'x' }));
+            let scalar = buf.iter().filter(|&&b| b == b'\n').count() as u32;
+            assert_eq!(count_newlines(&buf), scalar, "len {len}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn token_lines_match_a_naive_count(s in "(<p>|</p>|<!--|-->|<script>|</script>|\n|\n\n\n|x{1,80}|<a href='\n'>|é){0,120}") {
+            for t in Tokenizer::new(&s) {
+                let naive = s.as_bytes()[..t.start].iter().filter(|&&b| b == b'\n').count() as u32;
+                prop_assert_eq!(t.line, naive);
+            }
+        }
+
         #[test]
         fn never_panics_and_covers_input(s in "(<|>|/|!|-|a|p|\"|'|=| |\n|&|script|div|[a-z]{1,3}|é){0,200}") {
             let mut last = 0;

@@ -180,7 +180,7 @@ impl EvalConfig {
 }
 
 /// `-a` value to methods: `all` is every name of [`crate::extract::algorithm_names`] at run
-/// time, `none` or empty is no method, otherwise a comma-separated list (duplicates dropped).
+/// time but the parse-only `none` method, `none` or empty is no method, otherwise a comma-separated list (duplicates dropped).
 fn resolve_methods(spec: &str) -> Result<Vec<System>, String> {
     let known = crate::extract::algorithm_names();
     let spec = spec.trim();
@@ -188,8 +188,10 @@ fn resolve_methods(spec: &str) -> Result<Vec<System>, String> {
         return Ok(Vec::new());
     }
     if spec == "all" {
+        // The parse-only method extracts nothing: there is nothing of it to score.
         return Ok(known
             .iter()
+            .filter(|n| **n != "none")
             .map(|n| System::Method((*n).to_owned()))
             .collect());
     }
@@ -316,7 +318,8 @@ mod tests {
     #[test]
     fn methods_and_peers_resolve() {
         let known = crate::extract::algorithm_names();
-        assert_eq!(resolve_methods("all").map(|v| v.len()), Ok(known.len()));
+        // `all`: every method but the parse-only `none`.
+        assert_eq!(resolve_methods("all").map(|v| v.len()), Ok(known.len() - 1));
         assert_eq!(resolve_methods("none"), Ok(vec![]));
         assert_eq!(resolve_methods(" "), Ok(vec![]));
         let first = known[0];

@@ -296,9 +296,6 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool>
                     || (has_word(ident, WEAK_BOILER_WORDS) && !has_word(ident, CONTENT_WORDS))))
                 || (!keep_comments && is_comment(ident)));
         bad[i] = by_tag || by_word || e.hidden;
-        if bad[i] && std::env::var_os("AUTO_DEBUG").is_some() && chars[i] * 10 > total {
-            eprintln!("pruned {:?} {ident:?} chars {} of {total} prose {} of {prose_total} tag {by_tag} word {by_word} hidden {}", e.tag, chars[i], prose[i], e.hidden);
-        }
     }
     bad
 }
@@ -480,7 +477,7 @@ impl Auto {
                     inside += b.chars - b.link_chars;
                 }
             }
-            let table_layout = inside * 2 < all;
+            let table_layout = inside * 3 < all * 2;
             blocks.extend_outside(&mut keep_block, table_layout);
         }
         if !use_region {
@@ -618,26 +615,18 @@ impl Blocks {
         }
         // Forward then backward sweeps carry "the previous long block is kept" along runs.
         let mut prev_kept = false;
-        for k in 0..keep.len() {
-            let b = &self.list[k];
-            if !long(b) {
-                continue;
+        for (kept, b) in keep.iter_mut().zip(&self.list) {
+            if long(b) {
+                *kept |= prev_kept && candidate(b);
+                prev_kept = *kept;
             }
-            if !keep[k] && prev_kept && candidate(b) {
-                keep[k] = true;
-            }
-            prev_kept = keep[k];
         }
         let mut next_kept = false;
-        for k in (0..keep.len()).rev() {
-            let b = &self.list[k];
-            if !long(b) {
-                continue;
+        for (kept, b) in keep.iter_mut().zip(&self.list).rev() {
+            if long(b) {
+                *kept |= next_kept && candidate(b);
+                next_kept = *kept;
             }
-            if !keep[k] && next_kept && candidate(b) {
-                keep[k] = true;
-            }
-            next_kept = keep[k];
         }
     }
 
@@ -778,9 +767,14 @@ mod tests {
     #[test]
     fn empty_and_boilerplate_only_pages() {
         assert_eq!(extract_text("", &Auto::default()).text, "");
+        let boiler =
+            "<nav><a href=/>Home</a></nav><aside>Ads here</aside><footer>(c) 2024</footer>";
+        assert_eq!(extract_text(boiler, &Auto::default()).text, "");
+        // A page that is nothing but one menu is not pruned away (the element holds the
+        // whole page): the last resort keeps it rather than returning nothing.
         assert_eq!(
             extract_text("<nav><a href=/>x</a></nav>", &Auto::default()).text,
-            ""
+            "x"
         );
     }
 }

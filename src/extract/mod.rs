@@ -20,6 +20,7 @@ pub mod info_discoverer;
 pub mod info_optics;
 pub mod line_block;
 pub mod lqf;
+pub mod none;
 pub mod plain;
 
 use crate::doc::Doc;
@@ -41,6 +42,11 @@ pub trait Method: Send + Sync {
     /// it pages in input order on one worker, so output stays deterministic.
     fn stateful(&self) -> bool {
         false
+    }
+    /// Whether the method reads a [`Doc`] at all. `false` (only `none`, parse only): the page
+    /// is decoded but never tokenized, and its text, title and language stay empty.
+    fn builds_doc(&self) -> bool {
+        true
     }
     /// The per-unit features this method computed and what it kept, for `warcsift explain`
     /// (the figure its paper would draw, and a TSV). `None` where there is nothing to plot.
@@ -80,6 +86,7 @@ pub fn registry() -> Vec<Box<dyn Method>> {
     all.extend(info_optics::methods());
     all.extend(info_discoverer::methods());
     all.extend(crunch::methods());
+    all.push(Box::new(none::ParseOnly));
     all
 }
 
@@ -158,6 +165,9 @@ pub fn extract_text(html: &str, method: &dyn Method) -> PageText {
 
 /// Run `method` over an already decoded page whose URL is known.
 pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageText {
+    if !method.builds_doc() {
+        return PageText::default();
+    }
     let html = method.prepare(html);
     let mut doc = Doc::parse(&html);
     doc.url = url.map(str::to_owned);
