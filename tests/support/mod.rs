@@ -192,3 +192,82 @@ pub fn python_check_wet(path: &Path) -> Option<Value> {
         }
     }
 }
+
+/// How a run measured by [`run_peak_rss`] ended.
+#[derive(Debug)]
+pub struct Measured {
+    /// Exit status 0.
+    pub success: bool,
+    /// Exit code, `None` when killed by a signal.
+    pub code: Option<i32>,
+    pub stderr: String,
+    /// Peak resident set size of the warcsift process itself, bytes (`ru_maxrss` from
+    /// `wait4` on its pid: exact, no sampling, and not mixed with other tests' children).
+    pub peak_rss: u64,
+    pub elapsed: std::time::Duration,
+}
+
+/// What feeds a measured run's stdin, on a thread of its own.
+pub type Feed = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + Send>;
+
+/// Runs the binary with `args` (stdout discarded, stderr kept in `dir/stderr-<n>.txt`) and
+/// returns its exit status and peak RSS. With `feed`, stdin is a pipe that a thread fills by
+/// calling it (a feed that fails because warcsift stopped reading is not an error here:
+/// the exit status says what happened); without, stdin is empty.
+pub fn run_peak_rss(args: &[&str], feed: Option<Feed>, dir: &Path) -> Measured {
+    use std::process::Stdio;
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let stderr_path = dir.join(format!("stderr-{n}.txt"));
+    let started = std::time::Instant::now();
+    // Reaped below by wait4 (which also gives its rusage), not by Child::wait.
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdin(if feed.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_path).expect("stderr file"))
+        .spawn()
+        .expect("spawn warcsift");
+    let writer = feed.map(|feed| {
+        let stdin = child.stdin.take().expect("piped stdin");
+        std::thread::spawn(move || {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, stdin);
+            feed(&mut w).and_then(|()| w.flush())
+        })
+    });
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: plain syscall on our own child's pid with valid out-pointers.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if r == pid {
+            break;
+        }
+        let err = std::io::Error::last_os_error();
+        assert_eq!(
+            err.kind(),
+            std::io::ErrorKind::Interrupted,
+            "wait4 on warcsift failed: {err}"
+        );
+    }
+    let elapsed = started.elapsed();
+    if let Some(w) = writer {
+        // BrokenPipe when warcsift exited early; its status reports that.
+        let _ = w.join().expect("stdin writer thread panicked");
+    }
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    Measured {
+        success: code == Some(0),
+        code,
+        stderr: std::fs::read_to_string(&stderr_path).unwrap_or_default(),
+        // ru_maxrss is in KiB on Linux.
+        peak_rss: usage.ru_maxrss as u64 * 1024,
+        elapsed,
+    }
+}
