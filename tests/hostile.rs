@@ -1278,15 +1278,17 @@ fn tokenizer_and_features_stay_linear() {
 #[test]
 fn fuzz_regressions() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
-    let Ok(targets) = std::fs::read_dir(&root) else {
-        return;
-    };
-    for target in targets {
+    let mut ran = std::collections::BTreeMap::new();
+    for target in std::fs::read_dir(&root).expect("tests/fuzz-regressions is in the repository") {
         let target = target.unwrap().path();
+        if !target.is_dir() {
+            continue;
+        }
         let name = target.file_name().unwrap().to_string_lossy().into_owned();
         for file in std::fs::read_dir(&target).unwrap() {
             let file = file.unwrap().path();
             let data = std::fs::read(&file).unwrap();
+            *ran.entry(name.clone()).or_insert(0) += 1;
             let started = Instant::now();
             run_fuzz_target(&name, &data);
             let secs = started.elapsed().as_secs_f64();
@@ -1296,6 +1298,20 @@ fn fuzz_regressions() {
                 file.display()
             );
         }
+    }
+    // Every fuzz target has its inputs here.
+    for t in [
+        "warc_reader",
+        "http_parser",
+        "charset",
+        "tokenizer",
+        "extract_methods",
+        "pipeline_record",
+    ] {
+        assert!(
+            ran.get(t).copied().unwrap_or(0) > 0,
+            "no inputs for {t}: {ran:?}"
+        );
     }
 }
 
