@@ -465,6 +465,9 @@ impl Auto {
             };
         }
         if use_region {
+            blocks.title_before(&mut keep_block);
+        }
+        if use_region {
             // When the container holds most of the page's prose, paragraphs outside it are
             // extras (teasers, disclaimers) unless they continue the article; when it holds
             // less, the article is scattered (table layouts, flat pages) and every long
@@ -510,6 +513,9 @@ impl Auto {
         }
     }
 }
+
+/// How many unpruned blocks before the article [`Blocks::title_before`] looks at.
+const TITLE_LOOKBACK: usize = 3;
 
 /// Outside the chosen container, a block this long and nearly link-free is still kept.
 const OUTSIDE_MIN_CHARS: u32 = 200;
@@ -626,6 +632,29 @@ impl Blocks {
             if long(b) {
                 *kept |= next_kept && candidate(b);
                 next_kept = *kept;
+            }
+        }
+    }
+
+    /// The article's title often sits just above its container (a page header's `<h1>`, a
+    /// `date-header` then an `entry-header`): the nearest heading among the few unpruned
+    /// blocks before the first kept one joins, if it is not a link list.
+    fn title_before(&self, keep: &mut [bool]) {
+        let Some(first) = keep.iter().position(|&k| k) else {
+            return;
+        };
+        let before = self.list[..first]
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, b)| !b.bad && b.chars > 0)
+            .take(TITLE_LOOKBACK);
+        for (k, b) in before {
+            if b.heading {
+                if b.link_chars * 2 < b.chars {
+                    keep[k] = true;
+                }
+                break;
             }
         }
     }
