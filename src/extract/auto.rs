@@ -236,7 +236,7 @@ fn prose_chars(doc: &Doc) -> Vec<u32> {
             }
             j += 1;
         }
-        if chars >= PROSE_MIN_CHARS && link * 10 < chars * 3 {
+        if is_prose(chars, link) {
             prose[segs[i].element as usize] += chars - link;
         }
         i = j;
@@ -249,6 +249,11 @@ fn prose_chars(doc: &Doc) -> Vec<u32> {
 
 /// A block this long counts as prose (see [`prose_chars`]).
 const PROSE_MIN_CHARS: u32 = 80;
+
+/// A block of `chars` characters, `link` of them in links, is prose: long, link quota under 0.3.
+fn is_prose(chars: u32, link: u32) -> bool {
+    chars >= PROSE_MIN_CHARS && link * 10 < chars * 3
+}
 
 /// Per-element boilerplate flag, inherited top-down.
 ///
@@ -472,9 +477,12 @@ impl Auto {
             // extras (teasers, disclaimers) unless they continue the article; when it holds
             // less, the article is scattered (table layouts, flat pages) and every long
             // link-free paragraph joins.
-            let prose = |b: &Block| b.chars >= PROSE_MIN_CHARS && b.link_chars * 10 < b.chars * 3;
             let (mut inside, mut all) = (0u32, 0u32);
-            for b in blocks.list.iter().filter(|b| !b.bad && prose(b)) {
+            for b in blocks
+                .list
+                .iter()
+                .filter(|b| !b.bad && is_prose(b.chars, b.link_chars))
+            {
                 all += b.chars - b.link_chars;
                 if in_region[b.container as usize] {
                     inside += b.chars - b.link_chars;
