@@ -41,6 +41,9 @@ pub struct Auto {
     pub keep_comments: bool,
     /// Keep tables (`--tables`).
     pub keep_tables: bool,
+    /// Let the learned block model ([`super::auto_model`]) make the final call over the
+    /// rules' features (`auto`); `false` keeps the hand-written rules' verdict (`auto-rules`).
+    pub learned: bool,
 }
 
 impl Default for Auto {
@@ -48,17 +51,24 @@ impl Default for Auto {
         Auto {
             keep_comments: false,
             keep_tables: true,
+            learned: true,
         }
     }
 }
 
 pub fn methods() -> Vec<Box<dyn Method>> {
-    vec![Box::new(Auto::default())]
+    vec![
+        Box::new(Auto::default()),
+        Box::new(Auto {
+            learned: false,
+            ..Auto::default()
+        }),
+    ]
 }
 
 /// Boilerplate words in `id`/`class`/`role` that prune an element whatever else it says (as
 /// a whole word, or as a `-`/`_` separated part of one).
-const STRONG_BOILER_WORDS: &[&str] = &[
+pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
     "nav",
     "navbar",
     "navigation",
@@ -102,7 +112,7 @@ const STRONG_BOILER_WORDS: &[&str] = &[
 ];
 
 /// Weaker boilerplate words: they prune only elements that declare no content word.
-const WEAK_BOILER_WORDS: &[&str] = &[
+pub(crate) const WEAK_BOILER_WORDS: &[&str] = &[
     "side", "aside", "widget", "banner", "ad", "ads", "promo", "tags", "popular", "trending",
     "skip", "print", "rss", "overlay", "search", "rightcol", "leftcol", "tools", "header",
 ];
@@ -119,7 +129,7 @@ const COMMENT_WORDS: &[&str] = &[
 
 /// A comments section: a comment word, or a class glued from one (`commentlist`,
 /// `postcomments`, `commentContent`; not `commentary`, which is an article genre).
-fn is_comment(ident: &str) -> bool {
+pub(crate) fn is_comment(ident: &str) -> bool {
     has_word(ident, COMMENT_WORDS)
         || words(ident).any(|w| {
             (w.starts_with("comment") && !w.starts_with("commentary"))
@@ -129,7 +139,7 @@ fn is_comment(ident: &str) -> bool {
 }
 
 /// Words that mark the main content.
-const CONTENT_WORDS: &[&str] = &[
+pub(crate) const CONTENT_WORDS: &[&str] = &[
     "article",
     "articlebody",
     "article-body",
@@ -168,7 +178,7 @@ fn words(ident: &str) -> impl Iterator<Item = &str> {
 /// prefixes (`has-sidebar`, `js-social-images`, `with-comments`, `no-ads`) and taxonomy
 /// values (`category-social-media`, `tag-share`, `entry-category-ads`, as WordPress and
 /// Typepad put on every post).
-fn has_word(ident: &str, list: &[&str]) -> bool {
+pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
     words(ident).any(|w| {
         if list.contains(&w) {
             return true;
@@ -251,7 +261,7 @@ fn prose_chars(doc: &Doc) -> Vec<u32> {
 const PROSE_MIN_CHARS: u32 = 80;
 
 /// A block of `chars` characters, `link` of them in links, is prose: long, link quota under 0.3.
-fn is_prose(chars: u32, link: u32) -> bool {
+pub(crate) fn is_prose(chars: u32, link: u32) -> bool {
     chars >= PROSE_MIN_CHARS && link * 10 < chars * 3
 }
 
@@ -260,8 +270,7 @@ fn is_prose(chars: u32, link: u32) -> bool {
 /// A tag or word never prunes an element that holds more than half of the page's text, nor
 /// (comment words aside) one that holds more than half of its prose: a `<div class="share_wrapper">`
 /// or `<aside class="blogPost">` around the article is a layout accident, not a sidebar.
-fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool> {
-    let prose = prose_chars(doc);
+fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32, prose: &[u32]) -> Vec<bool> {
     let prose_total = prose.first().copied().unwrap_or(0);
     let mut bad = vec![false; doc.elements.len()];
     let mut in_article = vec![false; doc.elements.len()];
@@ -307,18 +316,27 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32) -> Vec<bool>
 
 impl Method for Auto {
     fn name(&self) -> &'static str {
-        "auto"
+        if self.learned {
+            "auto"
+        } else {
+            "auto-rules"
+        }
     }
 
     fn describe(&self) -> &'static str {
-        "default: semantic pruning + CNR/readability-style container scores + link quota (LQF) + block fallback"
+        if self.learned {
+            "default: auto-rules' signals per block, decided by a small learned model (gradient-boosted trees, ops/train_auto.py)"
+        } else {
+            "semantic pruning + CNR/readability-style container scores + link quota (LQF) + block fallback, hand-written rules"
+        }
     }
 
     fn select(&self, doc: &Doc) -> Vec<bool> {
         let d = self.decide(doc);
+        let keep_block = self.keep_blocks(doc, &d);
         let mut keep = vec![false; doc.segments.len()];
         for (k, b) in d.blocks.list.iter().enumerate() {
-            if d.keep_block[k] {
+            if keep_block[k] {
                 for s in b.segs.clone() {
                     keep[s] = !d.blocks.seg_bad[s];
                 }
@@ -329,6 +347,7 @@ impl Method for Auto {
 
     fn explain(&self, doc: &Doc) -> Option<Explanation> {
         let d = self.decide(doc);
+        let keep_block = self.keep_blocks(doc, &d);
         let col = |f: &dyn Fn(&Block) -> f64| d.blocks.list.iter().map(f).collect::<Vec<f64>>();
         Some(Explanation {
             unit: "block",
@@ -350,26 +369,40 @@ impl Method for Auto {
             ],
             plot: vec![1, 4],
             thresholds: vec![("link quota 0.5".into(), 0.5)],
-            kept: d.keep_block.clone(),
+            kept: keep_block,
         })
     }
 }
 
-/// What `auto` decided for a page (shared by `select` and `explain`).
-struct Decision {
-    blocks: Blocks,
-    keep_block: Vec<bool>,
-    in_region: Vec<bool>,
-    score: Vec<f64>,
+/// What `auto`'s rules decided for a page (shared by `select`, `explain` and the learned
+/// model's features in [`super::auto_model`]).
+pub(crate) struct Decision {
+    pub(crate) blocks: Blocks,
+    /// The rules' verdict per block (before `--comments` adds comment sections).
+    pub(crate) keep_block: Vec<bool>,
+    /// Per element: inside the chosen container or one of its kept siblings.
+    pub(crate) in_region: Vec<bool>,
+    /// Per element: its container score (scaled by link density and declared words).
+    pub(crate) score: Vec<f64>,
+    /// Per element: prose characters in its subtree ([`prose_chars`]).
+    pub(crate) prose: Vec<u32>,
+    /// The best container and its score.
+    pub(crate) best: Option<usize>,
+    pub(crate) best_score: f64,
+    /// Whether the region was used (else the page-wide fallback classifier decided).
+    pub(crate) use_region: bool,
+    /// Share of the unpruned non-link text that lies in the region.
+    pub(crate) region_share: f64,
 }
 
 impl Auto {
-    fn decide(&self, doc: &Doc) -> Decision {
+    pub(crate) fn decide(&self, doc: &Doc) -> Decision {
         let n_el = doc.elements.len();
         let sums = doc.subtree_sums();
         let chars: Vec<u32> = sums.iter().map(|s| s.chars).collect();
         let total = chars.first().copied().unwrap_or(0);
-        let bad = prune(doc, self.keep_comments, &chars, total);
+        let prose = prose_chars(doc);
+        let bad = prune(doc, self.keep_comments, &chars, total, &prose);
 
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, self.keep_tables);
@@ -379,6 +412,11 @@ impl Auto {
                 blocks,
                 in_region: vec![false; n_el],
                 score: vec![0.0; n_el],
+                prose,
+                best: None,
+                best_score: 0.0,
+                use_region: false,
+                region_share: 0.0,
             };
         }
 
@@ -501,24 +539,40 @@ impl Auto {
                 keep_block[k] = !b.bad && b.chars > 0;
             }
         }
-        if self.keep_comments {
-            // Comment sections usually sit outside the article's container: add them.
-            let mut comment = vec![false; n_el];
-            for (i, e) in doc.elements.iter().enumerate().skip(1) {
-                comment[i] = comment[e.parent as usize] || is_comment(doc.ident(e));
-            }
-            for (k, b) in blocks.list.iter().enumerate() {
-                if !b.bad && comment[b.container as usize] && b.link_chars * 2 <= b.chars {
-                    keep_block[k] = true;
-                }
-            }
-        }
         Decision {
             blocks,
             keep_block,
             in_region,
             score,
+            prose,
+            best,
+            best_score,
+            use_region,
+            region_share: region_chars as f64 / content_chars.max(1) as f64,
         }
+    }
+
+    /// The blocks kept on `doc`: the learned model's verdict over the rules' features when
+    /// [`Auto::learned`] is set, else the rules'; then comment sections if asked for.
+    fn keep_blocks(&self, doc: &Doc, d: &Decision) -> Vec<bool> {
+        let mut keep_block = if self.learned {
+            super::auto_model::keep(doc, d)
+        } else {
+            d.keep_block.clone()
+        };
+        if self.keep_comments {
+            // Comment sections usually sit outside the article's container: add them.
+            let mut comment = vec![false; doc.elements.len()];
+            for (i, e) in doc.elements.iter().enumerate().skip(1) {
+                comment[i] = comment[e.parent as usize] || is_comment(doc.ident(e));
+            }
+            for (k, b) in d.blocks.list.iter().enumerate() {
+                if !b.bad && comment[b.container as usize] && b.link_chars * 2 <= b.chars {
+                    keep_block[k] = true;
+                }
+            }
+        }
+        keep_block
     }
 }
 
@@ -530,22 +584,22 @@ const OUTSIDE_MIN_CHARS: u32 = 200;
 
 /// A block: consecutive segments with the same `block` number.
 #[derive(Debug, Clone)]
-struct Block {
-    segs: std::ops::Range<usize>,
-    chars: u32,
-    link_chars: u32,
-    commas: u32,
+pub(crate) struct Block {
+    pub(crate) segs: std::ops::Range<usize>,
+    pub(crate) chars: u32,
+    pub(crate) link_chars: u32,
+    pub(crate) commas: u32,
     /// Nearest block-level element holding the block's first segment.
-    container: u32,
-    heading: bool,
+    pub(crate) container: u32,
+    pub(crate) heading: bool,
     /// All its segments lie in pruned subtrees.
-    bad: bool,
+    pub(crate) bad: bool,
 }
 
-struct Blocks {
-    list: Vec<Block>,
+pub(crate) struct Blocks {
+    pub(crate) list: Vec<Block>,
     /// Segment lies in a pruned subtree.
-    seg_bad: Vec<bool>,
+    pub(crate) seg_bad: Vec<bool>,
 }
 
 impl Blocks {

@@ -10,6 +10,7 @@
 
 pub mod accb_ccb;
 pub mod auto;
+pub mod auto_model;
 pub mod bte;
 pub mod cetr;
 pub mod cnr;
@@ -120,9 +121,10 @@ impl Default for Options {
 /// the unknown method or the invalid selector.
 pub fn method_with(name: &str, options: &Options) -> Result<Box<dyn Method>, String> {
     match name {
-        "auto" => Ok(Box::new(auto::Auto {
+        "auto" | "auto-rules" => Ok(Box::new(auto::Auto {
             keep_comments: options.comments,
             keep_tables: options.tables,
+            learned: name == "auto",
         })),
         "crunch" => Ok(Box::new(crunch::Crunch::with_selectors(
             options.drop_selectors.clone(),

@@ -1,0 +1,783 @@
+//! `auto`'s learned stage: per block, the signals the rules of [`super::auto`] computed
+//! (pruning, container scores, region, link quota, position, neighbours, declared words), and
+//! a small gradient-boosted tree ensemble that makes the final keep/drop call over them.
+//!
+//! The rules stay the backbone: their verdict (`rules_kept`) and everything they measured are
+//! features, so the model learns where they go wrong (a heading above the article, a caption
+//! below it, a link-rich paragraph of a wiki page, a teaser that looks like prose) rather than
+//! re-deriving content extraction from scratch. This is the "hand-tuned scoring and a small
+//! learned model, both" of the default-extractor issue; the combination of block features
+//! follows the block classifiers of the seeds (BTE's and jusText's block view, LQF's link
+//! quota, CETR's density, TKD's title-keyword overlap) rather than any one of them.
+//!
+//! The model ships as data (`auto_model.json`, beside this file), trained by
+//! `ops/train_auto.py` with a fixed seed from the block table that
+//! `cargo run --release --example auto_blocks` writes. `WARCSIFT_AUTO_MODEL=path` loads
+//! another model file instead (the training script uses it for leave-one-package-out
+//! validation). A model whose feature list differs from [`FEATURE_NAMES`] is refused with a
+//! message and the rules decide alone.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use super::auto::{
+    has_word, is_comment, is_prose, Auto, Decision, CONTENT_WORDS, STRONG_BOILER_WORDS,
+    WEAK_BOILER_WORDS,
+};
+use crate::doc::Doc;
+use crate::tokenize::Tag;
+
+/// The features, in the order of a row of [`features`] (and of the model's columns).
+pub const FEATURE_NAMES: [&str; NF] = [
+    "log_chars",
+    "link_density",
+    "punct_per_word",
+    "log_words",
+    "heading",
+    "pruned",
+    "rules_kept",
+    "in_region",
+    "score_rel",
+    "use_region",
+    "region_share",
+    "pos_block",
+    "pos_chars",
+    "tag_p",
+    "tag_li",
+    "tag_td",
+    "tag_div",
+    "tag_h",
+    "tag_pre",
+    "tag_blockquote",
+    "tag_dl",
+    "tag_figcaption",
+    "tag_other",
+    "anc_article",
+    "anc_content",
+    "anc_strong",
+    "anc_weak",
+    "anc_comment",
+    "anc_navtag",
+    "anc_header",
+    "anc_list",
+    "anc_table",
+    "anc_form",
+    "depth",
+    "depth_rel",
+    "prev_log_chars",
+    "prev_ld",
+    "prev_kept",
+    "next_log_chars",
+    "next_ld",
+    "next_kept",
+    "ends_punct",
+    "cap_words",
+    "digit_frac",
+    "copyright",
+    "avg_word_len",
+    "container_prose_share",
+    "page_log_chars",
+    "page_ld",
+    "log_blocks",
+    "dist_kept",
+    "is_prose",
+    "title_overlap",
+    "link_segs",
+    "upper_frac",
+    "prose_before",
+    "prose_after",
+    "stopword_density",
+    "boiler_phrases",
+    "own_caption",
+    "own_meta",
+    "own_title",
+    "before_region",
+    "after_region",
+];
+
+/// Number of features per block.
+pub const NF: usize = 64;
+
+/// The commonest English function words: their share of a block's words is jusText's
+/// stopword density, the strongest single sign of running prose (menus and link lists have
+/// almost none). Other languages score 0 here and rely on the other features.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "after", "all", "also", "an", "and", "are", "as", "at", "be", "been", "but",
+    "by", "can", "could", "for", "from", "had", "has", "have", "he", "her", "his", "if", "in",
+    "into", "is", "it", "its", "more", "not", "of", "on", "one", "or", "our", "she", "so", "than",
+    "that", "the", "their", "them", "there", "they", "this", "to", "was", "we", "were", "what",
+    "when", "which", "who", "will", "with", "would", "you",
+];
+
+/// Phrases of page furniture, matched in the lower-cased text of a block.
+const BOILER_PHRASES: &[&str] = &[
+    "posted by",
+    "posted on",
+    "read more",
+    "click here",
+    "share this",
+    "subscribe",
+    "sign up",
+    "log in",
+    "login",
+    "comments",
+    "leave a reply",
+    "related",
+    "advertisement",
+    "tags:",
+    "filed under",
+    "permalink",
+    "previous",
+    "next",
+    "back to top",
+    "privacy",
+    "terms of",
+    "cookie",
+    "follow us",
+    "all rights",
+];
+
+/// Role words in a block's own element's (or its parent's) `id`/`class`.
+const CAPTION_WORDS: &[&str] = &[
+    "caption",
+    "credit",
+    "credits",
+    "photo",
+    "image",
+    "img",
+    "figure",
+    "wp-caption-text",
+];
+const META_WORDS: &[&str] = &[
+    "date",
+    "time",
+    "byline",
+    "author",
+    "meta",
+    "posted",
+    "dateline",
+    "timestamp",
+    "published",
+    "info",
+    "postmetadata",
+    "entry-meta",
+    "post-meta",
+];
+const TITLE_WORDS: &[&str] = &[
+    "title",
+    "headline",
+    "heading",
+    "entry-title",
+    "post-title",
+    "h1",
+];
+
+/// Ancestor-or-self flags per element, one bit each (computed top-down once per page).
+const A_ARTICLE: u16 = 1;
+const A_CONTENT: u16 = 1 << 1;
+const A_STRONG: u16 = 1 << 2;
+const A_WEAK: u16 = 1 << 3;
+const A_COMMENT: u16 = 1 << 4;
+const A_NAVTAG: u16 = 1 << 5;
+const A_HEADER: u16 = 1 << 6;
+const A_LIST: u16 = 1 << 7;
+const A_TABLE: u16 = 1 << 8;
+const A_FORM: u16 = 1 << 9;
+
+fn ancestor_flags(doc: &Doc) -> Vec<u16> {
+    let mut flags = vec![0u16; doc.elements.len()];
+    for (i, e) in doc.elements.iter().enumerate().skip(1) {
+        let mut f = flags[e.parent as usize];
+        let ident = doc.ident(e);
+        match e.tag {
+            Tag::Article | Tag::Main => f |= A_ARTICLE,
+            Tag::Nav | Tag::Aside | Tag::Footer | Tag::Menu => f |= A_NAVTAG,
+            Tag::Header => f |= A_HEADER,
+            Tag::Ul | Tag::Ol | Tag::Dl => f |= A_LIST,
+            Tag::Table => f |= A_TABLE,
+            Tag::Form => f |= A_FORM,
+            _ => {}
+        }
+        if !ident.is_empty() {
+            if ident.contains("articlebody") {
+                f |= A_ARTICLE;
+            }
+            if has_word(ident, CONTENT_WORDS) {
+                f |= A_CONTENT;
+            }
+            if has_word(ident, STRONG_BOILER_WORDS) {
+                f |= A_STRONG;
+            }
+            if has_word(ident, WEAK_BOILER_WORDS) {
+                f |= A_WEAK;
+            }
+            if is_comment(ident) {
+                f |= A_COMMENT;
+            }
+        }
+        flags[i] = f;
+    }
+    flags
+}
+
+fn bit(flags: u16, b: u16) -> f32 {
+    f32::from(u8::from(flags & b != 0))
+}
+
+fn flag(b: bool) -> f32 {
+    f32::from(u8::from(b))
+}
+
+fn log1p(x: u32) -> f32 {
+    (x as f32).ln_1p()
+}
+
+/// Text statistics of one block.
+#[derive(Default)]
+struct TextStats {
+    words: u32,
+    word_chars: u32,
+    cap_words: u32,
+    digits: u32,
+    letters: u32,
+    upper: u32,
+    ends_punct: bool,
+    copyright: bool,
+    title_words: u32,
+    stopwords: u32,
+    boiler_phrases: u32,
+}
+
+fn text_stats(text: &str, title: &[String]) -> TextStats {
+    let mut t = TextStats::default();
+    let mut lw = String::new();
+    for w in text.split_whitespace() {
+        t.words += 1;
+        t.word_chars += w.chars().count() as u32;
+        if w.chars().next().is_some_and(char::is_uppercase) {
+            t.cap_words += 1;
+        }
+        lw.clear();
+        lw.extend(
+            w.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase),
+        );
+        if lw.is_empty() {
+            continue;
+        }
+        if STOPWORDS.binary_search(&lw.as_str()).is_ok() {
+            t.stopwords += 1;
+        }
+        if title.contains(&lw) {
+            t.title_words += 1;
+        }
+    }
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            t.digits += 1;
+        } else if c.is_alphabetic() {
+            t.letters += 1;
+            if c.is_uppercase() {
+                t.upper += 1;
+            }
+        }
+    }
+    t.ends_punct = text
+        .trim_end()
+        .chars()
+        .next_back()
+        .is_some_and(|c| matches!(c, '.' | '!' | '?' | '"' | '”' | '。' | ':' | ')'));
+    let lower = text.to_lowercase();
+    t.boiler_phrases = BOILER_PHRASES.iter().filter(|p| lower.contains(*p)).count() as u32;
+    t.copyright = text.contains('©')
+        || lower.contains("copyright")
+        || lower.contains("all rights reserved")
+        || lower.contains("(c) ");
+    t
+}
+
+/// One feature row per block of `d` (see [`FEATURE_NAMES`]).
+pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
+    let blocks = &d.blocks.list;
+    let n = blocks.len();
+    let flags = ancestor_flags(doc);
+    let title: Vec<String> = doc
+        .title
+        .as_deref()
+        .unwrap_or("")
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() > 2)
+        .map(str::to_lowercase)
+        .collect();
+    let (mut page_chars, mut page_link) = (0u32, 0u32);
+    for s in doc.segments.iter().filter(|s| !s.hidden) {
+        page_chars += s.chars;
+        page_link += if s.link { s.chars } else { 0 };
+    }
+    let page_ld = page_link as f32 / page_chars.max(1) as f32;
+    let prose_total = d.prose.first().copied().unwrap_or(0).max(1) as f32;
+    let (best_depth, best_score) = match d.best {
+        Some(b) => (doc.elements[b].depth as f32, d.best_score.max(1e-9)),
+        None => (0.0, 1.0),
+    };
+    // Visible blocks (not pruned, some text): neighbours and positions count these only.
+    let visible: Vec<usize> = (0..n)
+        .filter(|&k| !blocks[k].bad && blocks[k].chars > 0)
+        .collect();
+    let mut rank = vec![0usize; n];
+    for (r, &k) in visible.iter().enumerate() {
+        rank[k] = r;
+    }
+    // Distance (in visible blocks) to the nearest block the rules kept.
+    let mut dist = vec![30u32; n];
+    let mut last: Option<usize> = None;
+    for (r, &k) in visible.iter().enumerate() {
+        if d.keep_block[k] {
+            last = Some(r);
+        }
+        if let Some(l) = last {
+            dist[k] = dist[k].min((r - l) as u32);
+        }
+    }
+    last = None;
+    for (r, &k) in visible.iter().enumerate().rev() {
+        if d.keep_block[k] {
+            last = Some(r);
+        }
+        if let Some(l) = last {
+            dist[k] = dist[k].min((l - r) as u32);
+        }
+    }
+    // Prose characters before and after each block.
+    let prose_of = |b: &super::auto::Block| {
+        if !b.bad && is_prose(b.chars, b.link_chars) {
+            b.chars - b.link_chars
+        } else {
+            0
+        }
+    };
+    let all_prose: u32 = blocks.iter().map(prose_of).sum();
+    // First and last block inside the region.
+    let in_reg = |k: usize| !blocks[k].bad && d.in_region[blocks[k].container as usize];
+    let region_first = (0..n).find(|&k| in_reg(k));
+    let region_last = (0..n).rev().find(|&k| in_reg(k));
+    let mut before = 0u32;
+    let mut chars_before = 0u32;
+    let mut out = Vec::with_capacity(n);
+    let mut text = String::new();
+    for (k, b) in blocks.iter().enumerate() {
+        text.clear();
+        let mut link_segs = 0u32;
+        for s in &doc.segments[b.segs.clone()] {
+            if s.hidden {
+                continue;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(doc.seg_text(s));
+            link_segs += u32::from(s.link);
+        }
+        let ts = text_stats(&text, &title);
+        let c = b.container as usize;
+        let el = &doc.elements[c];
+        let f = flags[c];
+        let ld = b.link_chars as f32 / b.chars.max(1) as f32;
+        let neighbour = |r: Option<usize>| -> (f32, f32, f32) {
+            match r.and_then(|r| visible.get(r)) {
+                Some(&j) => {
+                    let bj = &blocks[j];
+                    (
+                        log1p(bj.chars),
+                        bj.link_chars as f32 / bj.chars.max(1) as f32,
+                        flag(d.keep_block[j]),
+                    )
+                }
+                None => (0.0, 0.0, 0.0),
+            }
+        };
+        let is_vis = !b.bad && b.chars > 0;
+        let (prev, next) = if is_vis {
+            (rank[k].checked_sub(1), Some(rank[k] + 1))
+        } else {
+            // An invisible block's neighbours: the nearest visible ones around it.
+            let after = visible.partition_point(|&j| j < k);
+            (after.checked_sub(1), Some(after))
+        };
+        let (pc, pl, pk) = neighbour(prev);
+        let (nc, nl, nk) = neighbour(next);
+        let tag = el.tag;
+        let is_tag = |t: &[Tag]| flag(t.contains(&tag));
+        let known = matches!(
+            tag,
+            Tag::P
+                | Tag::Li
+                | Tag::Td
+                | Tag::Th
+                | Tag::Div
+                | Tag::Pre
+                | Tag::Blockquote
+                | Tag::Dd
+                | Tag::Dt
+                | Tag::Figcaption
+        ) || tag.is_heading();
+        let in_region = d.in_region[c];
+        let p = prose_of(b);
+        let own = |list: &[&str]| {
+            let parent = &doc.elements[el.parent as usize];
+            flag(has_word(doc.ident(el), list) || (c > 0 && has_word(doc.ident(parent), list)))
+        };
+        let row = [
+            log1p(b.chars),
+            ld,
+            b.commas as f32 / ts.words.max(1) as f32,
+            log1p(ts.words),
+            flag(b.heading),
+            flag(b.bad),
+            flag(d.keep_block[k]),
+            flag(in_region),
+            (d.score[c] / best_score).clamp(-1.0, 2.0) as f32,
+            flag(d.use_region),
+            d.region_share as f32,
+            if visible.is_empty() {
+                0.0
+            } else {
+                rank[k] as f32 / visible.len() as f32
+            },
+            chars_before as f32 / page_chars.max(1) as f32,
+            is_tag(&[Tag::P]),
+            is_tag(&[Tag::Li]),
+            is_tag(&[Tag::Td, Tag::Th]),
+            is_tag(&[Tag::Div]),
+            flag(tag.is_heading()),
+            is_tag(&[Tag::Pre]),
+            is_tag(&[Tag::Blockquote]),
+            is_tag(&[Tag::Dd, Tag::Dt]),
+            is_tag(&[Tag::Figcaption]),
+            flag(!known),
+            bit(f, A_ARTICLE),
+            bit(f, A_CONTENT),
+            bit(f, A_STRONG),
+            bit(f, A_WEAK),
+            bit(f, A_COMMENT),
+            bit(f, A_NAVTAG),
+            bit(f, A_HEADER),
+            bit(f, A_LIST),
+            bit(f, A_TABLE),
+            bit(f, A_FORM),
+            el.depth as f32,
+            if in_region {
+                el.depth as f32 - best_depth
+            } else {
+                -1.0
+            },
+            pc,
+            pl,
+            pk,
+            nc,
+            nl,
+            nk,
+            flag(ts.ends_punct),
+            ts.cap_words as f32 / ts.words.max(1) as f32,
+            ts.digits as f32 / (ts.digits + ts.letters).max(1) as f32,
+            flag(ts.copyright),
+            ts.word_chars as f32 / ts.words.max(1) as f32,
+            d.prose[c] as f32 / prose_total,
+            log1p(page_chars),
+            page_ld,
+            log1p(visible.len() as u32),
+            dist[k] as f32,
+            flag(p > 0),
+            ts.title_words as f32 / ts.words.max(1) as f32,
+            link_segs as f32,
+            ts.upper as f32 / ts.letters.max(1) as f32,
+            before as f32 / all_prose.max(1) as f32,
+            (all_prose - before - p) as f32 / all_prose.max(1) as f32,
+            ts.stopwords as f32 / ts.words.max(1) as f32,
+            ts.boiler_phrases as f32,
+            own(CAPTION_WORDS),
+            own(META_WORDS),
+            own(TITLE_WORDS),
+            flag(region_first.is_some_and(|f| k < f)),
+            flag(region_last.is_some_and(|l| k > l)),
+        ];
+        before += p;
+        if !b.bad {
+            chars_before += b.chars;
+        }
+        out.push(row);
+    }
+    out
+}
+
+/// One regression tree, as parallel arrays: node `i` splits on `feature[i]` at
+/// `threshold[i]` (`x <= threshold` goes to `left[i]`, else `right[i]`), or is a leaf
+/// (`feature[i] < 0`) worth `value[i]`.
+#[derive(Debug, Clone, Deserialize)]
+struct Tree {
+    feature: Vec<i32>,
+    threshold: Vec<f32>,
+    left: Vec<u32>,
+    right: Vec<u32>,
+    value: Vec<f32>,
+}
+
+impl Tree {
+    fn eval(&self, x: &[f32; NF]) -> f32 {
+        let mut i = 0usize;
+        // A well-formed tree reaches a leaf in at most `len` steps; the bound also stops a
+        // malformed (cyclic) model file from looping.
+        for _ in 0..self.feature.len() {
+            let f = self.feature[i];
+            if f < 0 {
+                return self.value[i];
+            }
+            let next = if x[f as usize] <= self.threshold[i] {
+                self.left[i]
+            } else {
+                self.right[i]
+            };
+            i = next as usize;
+        }
+        0.0
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let n = self.feature.len();
+        if [
+            self.threshold.len(),
+            self.left.len(),
+            self.right.len(),
+            self.value.len(),
+        ]
+        .iter()
+        .any(|&l| l != n)
+            || n == 0
+        {
+            return Err("tree arrays of different lengths".into());
+        }
+        for i in 0..n {
+            if self.feature[i] >= 0 {
+                if self.feature[i] as usize >= NF {
+                    return Err(format!("feature index {} out of range", self.feature[i]));
+                }
+                if self.left[i] as usize >= n || self.right[i] as usize >= n {
+                    return Err("child index out of range".into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A binary gradient-boosted tree ensemble: `p = sigmoid(baseline + Σ trees)`, keep when
+/// `p > threshold`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Model {
+    features: Vec<String>,
+    baseline: f32,
+    threshold: f32,
+    trees: Vec<Tree>,
+}
+
+impl Model {
+    /// Parse and validate a model file.
+    pub fn from_json(json: &str) -> Result<Model, String> {
+        let m: Model = serde_json::from_str(json).map_err(|e| format!("model: {e}"))?;
+        if m.features != FEATURE_NAMES {
+            return Err(format!(
+                "model features differ from this build's ({} vs {})",
+                m.features.len(),
+                NF
+            ));
+        }
+        for t in &m.trees {
+            t.check()?;
+        }
+        Ok(m)
+    }
+
+    /// The model's probability that a block with features `x` is main content.
+    pub fn probability(&self, x: &[f32; NF]) -> f32 {
+        let raw = self.baseline + self.trees.iter().map(|t| t.eval(x)).sum::<f32>();
+        1.0 / (1.0 + (-raw).exp())
+    }
+
+    /// Whether the model keeps a block with features `x`.
+    pub fn keeps(&self, x: &[f32; NF]) -> bool {
+        self.probability(x) > self.threshold
+    }
+}
+
+/// The shipped model (or `WARCSIFT_AUTO_MODEL`'s), loaded once; `None` when it has no trees
+/// or cannot be used (then the rules decide).
+fn model() -> Option<&'static Model> {
+    static MODEL: OnceLock<Option<Model>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let loaded = match std::env::var_os("WARCSIFT_AUTO_MODEL") {
+                Some(path) => std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.to_string_lossy()))
+                    .and_then(|j| Model::from_json(&j)),
+                None => Model::from_json(include_str!("auto_model.json")),
+            };
+            match loaded {
+                Ok(m) if !m.trees.is_empty() => Some(m),
+                Ok(_) => None,
+                Err(e) => {
+                    eprintln!("warcsift: auto's learned model not used ({e}); rules decide");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+/// The learned verdict per block of `d` (the rules' where no model is available).
+pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
+    let Some(m) = model() else {
+        return d.keep_block.clone();
+    };
+    let rows = features(doc, d);
+    let mut keep: Vec<bool> = rows
+        .iter()
+        .zip(&d.blocks.list)
+        .map(|(x, b)| !b.bad && b.chars > 0 && m.keeps(x))
+        .collect();
+    if !keep.contains(&true) {
+        // Never empty where the rules kept something (short pages, see `auto`'s fallbacks).
+        keep.clone_from(&d.keep_block);
+    }
+    keep
+}
+
+/// A page's blocks as `auto` sees them: features, text and the rules' verdict, for training
+/// and inspecting the model (`examples/auto_blocks.rs`).
+#[derive(Debug, Clone, Default)]
+pub struct BlockTable {
+    /// One row per block, columns as [`FEATURE_NAMES`].
+    pub rows: Vec<[f32; NF]>,
+    /// The block's visible text (pruned parts included), words joined by single spaces.
+    pub texts: Vec<String>,
+    /// What the rules (`auto-rules`) kept.
+    pub rules_kept: Vec<bool>,
+    /// What `auto` (the model, or the rules where there is none) kept.
+    pub kept: Vec<bool>,
+}
+
+/// Build the [`BlockTable`] of `doc` under `auto`'s rules.
+pub fn block_table(doc: &Doc, auto: &Auto) -> BlockTable {
+    let d = auto.decide(doc);
+    let rows = features(doc, &d);
+    let texts = d
+        .blocks
+        .list
+        .iter()
+        .map(|b| {
+            doc.segments[b.segs.clone()]
+                .iter()
+                .filter(|s| !s.hidden)
+                .map(|s| doc.seg_text(s))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    BlockTable {
+        kept: keep(doc, &d),
+        rows,
+        texts,
+        rules_kept: d.keep_block,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopwords_are_sorted_for_binary_search() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn names_match_the_row_width() {
+        assert_eq!(FEATURE_NAMES.len(), NF);
+        let mut sorted = FEATURE_NAMES.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), NF, "feature names are unique");
+    }
+
+    #[test]
+    fn the_shipped_model_loads() {
+        Model::from_json(include_str!("auto_model.json")).expect("shipped model is valid");
+    }
+
+    #[test]
+    fn a_tree_is_walked_by_its_thresholds() {
+        // x[1] <= 0.5 ? 2.0 : (x[0] <= 3 ? -1 : 4)
+        let t = Tree {
+            feature: vec![1, -1, 0, -1, -1],
+            threshold: vec![0.5, 0.0, 3.0, 0.0, 0.0],
+            left: vec![1, 0, 3, 0, 0],
+            right: vec![2, 0, 4, 0, 0],
+            value: vec![0.0, 2.0, 0.0, -1.0, 4.0],
+        };
+        t.check().unwrap();
+        let mut x = [0f32; NF];
+        assert_eq!(t.eval(&x), 2.0);
+        x[1] = 1.0;
+        assert_eq!(t.eval(&x), -1.0);
+        x[0] = 5.0;
+        assert_eq!(t.eval(&x), 4.0);
+    }
+
+    #[test]
+    fn malformed_models_are_refused() {
+        assert!(Model::from_json("{}").is_err());
+        let cyclic = format!(
+            r#"{{"features": {:?}, "baseline": 0, "threshold": 0.5,
+                "trees": [{{"feature": [0, 0], "threshold": [1, 1], "left": [1, 0], "right": [1, 0], "value": [0, 0]}}]}}"#,
+            FEATURE_NAMES
+        );
+        // Valid indices but a cycle: loads, and evaluation still terminates.
+        let m = Model::from_json(&cyclic).unwrap();
+        assert!(m.probability(&[0.0; NF]).is_finite());
+        let out_of_range = cyclic.replace(r#""left": [1, 0]"#, r#""left": [9, 0]"#);
+        assert!(Model::from_json(&out_of_range).is_err());
+    }
+
+    #[test]
+    fn features_describe_the_blocks() {
+        let html = "<html><head><title>River plan approved</title></head><body><nav><a href=/>Home</a></nav><article><h1>River plan approved</h1><p>The council approved the river plan on Tuesday, after a long debate, and work starts soon.</p></article><footer>© 2024 Daily</footer></body></html>";
+        let doc = Doc::parse(html);
+        let t = block_table(&doc, &Auto::default());
+        assert_eq!(t.rows.len(), t.texts.len());
+        let col = |name: &str| FEATURE_NAMES.iter().position(|n| *n == name).unwrap();
+        let h1 = t
+            .texts
+            .iter()
+            .position(|s| s == "River plan approved")
+            .unwrap();
+        assert_eq!(t.rows[h1][col("heading")], 1.0);
+        assert_eq!(t.rows[h1][col("title_overlap")], 1.0);
+        assert_eq!(t.rows[h1][col("anc_article")], 1.0);
+        let foot = t.texts.iter().position(|s| s.contains('©')).unwrap();
+        assert_eq!(t.rows[foot][col("copyright")], 1.0);
+        assert_eq!(t.rows[foot][col("pruned")], 1.0);
+        let nav = t.texts.iter().position(|s| s == "Home").unwrap();
+        // Pruned blocks count no characters (their text is out whatever the model says).
+        assert_eq!(t.rows[nav][col("pruned")], 1.0);
+        assert_eq!(t.rows[nav][col("log_chars")], 0.0);
+        let p = t
+            .texts
+            .iter()
+            .position(|s| s.starts_with("The council"))
+            .unwrap();
+        assert_eq!(t.rows[p][col("rules_kept")], 1.0);
+        assert_eq!(t.rows[p][col("ends_punct")], 1.0);
+        assert!(t.kept[p] && !t.kept[nav] && !t.kept[foot]);
+    }
+}
