@@ -128,8 +128,10 @@ const COMMENT_WORDS: &[&str] = &[
 ];
 
 /// A comments section: a comment word, or a class glued from one (`commentlist`,
-/// `postcomments`, `commentContent`; not `commentary`, which is an article genre).
-pub(crate) fn is_comment(ident: &str) -> bool {
+/// `postcomments`, `commentContent`; not `commentary`, which is an article genre). The twin
+/// of [`R_COMMENT`] in [`ident_roles`].
+#[cfg(test)]
+fn is_comment(ident: &str) -> bool {
     has_word(ident, COMMENT_WORDS)
         || words(ident).any(|w| {
             (w.starts_with("comment") && !w.starts_with("commentary"))
@@ -205,8 +207,96 @@ const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
 /// Parts after which a class names a taxonomy value (a category, tag or author).
 const TAXONOMY_WORDS: &[&str] = &["category", "cat", "tag", "author", "format", "type"];
 
+/// The role words an element's `id`/`class`/`role` declare, one bit each ([`roles`]).
+pub(crate) const R_CONTENT: u8 = 1;
+pub(crate) const R_STRONG: u8 = 1 << 1;
+pub(crate) const R_WEAK: u8 = 1 << 2;
+pub(crate) const R_COMMENT: u8 = 1 << 3;
+/// `post`, `entry`, `hentry`, `article`, `story`, `articlebody`: a container of one article.
+pub(crate) const R_ARTICLE: u8 = 1 << 4;
+
+/// The lists behind the [`R_CONTENT`]… bits, in bit order.
+const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", "articlebody"];
+
+/// Every word of the role lists with the bits of the lists holding it, sorted for binary
+/// search: one lookup per word or part instead of a scan of each list.
+fn role_table() -> &'static [(&'static str, u8)] {
+    static TABLE: std::sync::OnceLock<Vec<(&'static str, u8)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t: Vec<(&'static str, u8)> = Vec::new();
+        for (list, bit) in [
+            (CONTENT_WORDS, R_CONTENT),
+            (STRONG_BOILER_WORDS, R_STRONG),
+            (WEAK_BOILER_WORDS, R_WEAK),
+            (COMMENT_WORDS, R_COMMENT),
+            (ARTICLE_WORDS, R_ARTICLE),
+        ] {
+            for &w in list {
+                match t.iter_mut().find(|(x, _)| *x == w) {
+                    Some((_, b)) => *b |= bit,
+                    None => t.push((w, bit)),
+                }
+            }
+        }
+        t.sort_unstable();
+        t
+    })
+}
+
+fn role_bits(word: &str) -> u8 {
+    let t = role_table();
+    t.binary_search_by(|(w, _)| (*w).cmp(word))
+        .map_or(0, |i| t[i].1)
+}
+
+/// Per element, the [`R_CONTENT`]… bits of its own ident: each word and part is looked up
+/// once per element and page, then read by pruning, container scores and the learned stage.
+/// Same answers as [`has_word`] and [`is_comment`] on each list (the obvious twin,
+/// [`roles_by_has_word`], is checked against it by a property test).
+pub(crate) fn roles(doc: &Doc) -> Vec<u8> {
+    doc.elements
+        .iter()
+        .map(|e| ident_roles(doc.ident(e)))
+        .collect()
+}
+
+fn ident_roles(ident: &str) -> u8 {
+    let mut bits = 0u8;
+    for w in words(ident) {
+        bits |= role_bits(w);
+        if (w.starts_with("comment") && !w.starts_with("commentary"))
+            || w.ends_with("comments")
+            || w.contains("disqus")
+        {
+            bits |= R_COMMENT;
+        }
+        let mut parts = w.split(['-', '_']).peekable();
+        if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
+            continue;
+        }
+        while let Some(p) = parts.next() {
+            if parts.peek().is_some() && TAXONOMY_WORDS.contains(&p) {
+                break;
+            }
+            bits |= role_bits(p);
+        }
+    }
+    bits
+}
+
+/// [`ident_roles`]' obvious twin: one [`has_word`] scan per list.
+#[cfg(test)]
+fn roles_by_has_word(ident: &str) -> u8 {
+    let bit = |on: bool, b: u8| if on { b } else { 0 };
+    bit(has_word(ident, CONTENT_WORDS), R_CONTENT)
+        | bit(has_word(ident, STRONG_BOILER_WORDS), R_STRONG)
+        | bit(has_word(ident, WEAK_BOILER_WORDS), R_WEAK)
+        | bit(is_comment(ident), R_COMMENT)
+        | bit(has_word(ident, ARTICLE_WORDS), R_ARTICLE)
+}
+
 /// Declared-content weight of an element: positive for article-like, negative for boilerplate.
-fn ident_weight(tag: Tag, ident: &str) -> f64 {
+fn ident_weight(tag: Tag, ident: &str, roles: u8) -> f64 {
     let mut w = 0.0;
     if matches!(tag, Tag::Article | Tag::Main) {
         w += 25.0;
@@ -216,13 +306,10 @@ fn ident_weight(tag: Tag, ident: &str) -> f64 {
     {
         w += 30.0;
     }
-    if has_word(ident, CONTENT_WORDS) {
+    if roles & R_CONTENT != 0 {
         w += 25.0;
     }
-    if has_word(ident, STRONG_BOILER_WORDS)
-        || has_word(ident, WEAK_BOILER_WORDS)
-        || is_comment(ident)
-    {
+    if roles & (R_STRONG | R_WEAK | R_COMMENT) != 0 {
         w -= 25.0;
     }
     w
@@ -270,7 +357,14 @@ pub(crate) fn is_prose(chars: u32, link: u32) -> bool {
 /// A tag or word never prunes an element that holds more than half of the page's text, nor
 /// (comment words aside) one that holds more than half of its prose: a `<div class="share_wrapper">`
 /// or `<aside class="blogPost">` around the article is a layout accident, not a sidebar.
-fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32, prose: &[u32]) -> Vec<bool> {
+fn prune(
+    doc: &Doc,
+    keep_comments: bool,
+    chars: &[u32],
+    total: u32,
+    prose: &[u32],
+    roles: &[u8],
+) -> Vec<bool> {
     let prose_total = prose.first().copied().unwrap_or(0);
     let mut bad = vec![false; doc.elements.len()];
     let mut in_article = vec![false; doc.elements.len()];
@@ -278,12 +372,9 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32, prose: &[u32
         let p = e.parent as usize;
         // Inside an article or a container that declares content: a <header> there is the
         // article's own (title, byline, date), not the site's.
-        in_article[i] = in_article[p]
-            || matches!(e.tag, Tag::Article | Tag::Main)
-            || has_word(
-                doc.ident(e),
-                &["post", "entry", "hentry", "article", "story", "articlebody"],
-            );
+        let r = roles[i];
+        in_article[i] =
+            in_article[p] || matches!(e.tag, Tag::Article | Tag::Main) || r & R_ARTICLE != 0;
         if bad[p] {
             bad[i] = true;
             continue;
@@ -292,8 +383,7 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32, prose: &[u32
         let big = total > 0 && chars[i] * 2 > total;
         // It holds most of the prose, or declares content and holds a good part of it.
         let holds_prose = prose_total > 0
-            && (prose[i] * 2 > prose_total
-                || (prose[i] * 4 > prose_total && has_word(ident, CONTENT_WORDS)));
+            && (prose[i] * 2 > prose_total || (prose[i] * 4 > prose_total && r & R_CONTENT != 0));
         // Forms wrap whole pages on ASP.NET sites: only small ones are boilerplate.
         let small = chars[i] * 5 < total;
         let by_tag = match e.tag {
@@ -305,10 +395,8 @@ fn prune(doc: &Doc, keep_comments: bool, chars: &[u32], total: u32, prose: &[u32
         };
         let by_word = !big
             && !ident.is_empty()
-            && ((!holds_prose
-                && (has_word(ident, STRONG_BOILER_WORDS)
-                    || (has_word(ident, WEAK_BOILER_WORDS) && !has_word(ident, CONTENT_WORDS))))
-                || (!keep_comments && is_comment(ident)));
+            && ((!holds_prose && (r & R_STRONG != 0 || (r & R_WEAK != 0 && r & R_CONTENT == 0)))
+                || (!keep_comments && r & R_COMMENT != 0));
         bad[i] = by_tag || by_word || e.hidden;
     }
     bad
@@ -386,6 +474,8 @@ pub(crate) struct Decision {
     pub(crate) score: Vec<f64>,
     /// Per element: prose characters in its subtree ([`prose_chars`]).
     pub(crate) prose: Vec<u32>,
+    /// Per element: its declared role words ([`roles`]).
+    pub(crate) roles: Vec<u8>,
     /// The best container and its score.
     pub(crate) best: Option<usize>,
     pub(crate) best_score: f64,
@@ -402,7 +492,8 @@ impl Auto {
         let chars: Vec<u32> = sums.iter().map(|s| s.chars).collect();
         let total = chars.first().copied().unwrap_or(0);
         let prose = prose_chars(doc);
-        let bad = prune(doc, self.keep_comments, &chars, total, &prose);
+        let roles = roles(doc);
+        let bad = prune(doc, self.keep_comments, &chars, total, &prose, &roles);
 
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, self.keep_tables);
@@ -413,6 +504,7 @@ impl Auto {
                 in_region: vec![false; n_el],
                 score: vec![0.0; n_el],
                 prose,
+                roles,
                 best: None,
                 best_score: 0.0,
                 use_region: false,
@@ -451,7 +543,7 @@ impl Auto {
             } else {
                 1.0
             };
-            let s = (score[i] + ident_weight(e.tag, doc.ident(e))) * (1.0 - ld);
+            let s = (score[i] + ident_weight(e.tag, doc.ident(e), roles[i])) * (1.0 - ld);
             score[i] = s;
             if s > best_score {
                 best_score = s;
@@ -545,6 +637,7 @@ impl Auto {
             in_region,
             score,
             prose,
+            roles,
             best,
             best_score,
             use_region,
@@ -564,7 +657,7 @@ impl Auto {
             // Comment sections usually sit outside the article's container: add them.
             let mut comment = vec![false; doc.elements.len()];
             for (i, e) in doc.elements.iter().enumerate().skip(1) {
-                comment[i] = comment[e.parent as usize] || is_comment(doc.ident(e));
+                comment[i] = comment[e.parent as usize] || d.roles[i] & R_COMMENT != 0;
             }
             for (k, b) in d.blocks.list.iter().enumerate() {
                 if !b.bad && comment[b.container as usize] && b.link_chars * 2 <= b.chars {
@@ -853,6 +946,61 @@ mod tests {
         let t = extract_text(html, &Auto::default()).text;
         assert!(t.starts_with("Post title\nBy A. Writer"), "{t}");
         assert!(!t.contains("Section"), "{t}");
+    }
+
+    #[test]
+    fn role_lookup_agrees_with_has_word() {
+        for ident in [
+            "",
+            "nav",
+            "main-nav has-sidebar",
+            "js-social-images entry-content",
+            "category-social-media post",
+            "tag-share",
+            "entry-category-ads",
+            "commentlist",
+            "postcomments disqus_thread",
+            "commentary",
+            "article-body",
+            "story_body",
+            "no-ads widget",
+            "sidebar-left page",
+            "cat-news hentry",
+            "comment-respond",
+            "x-post-y",
+            "post-",
+            "-post",
+            "a--b__c",
+        ] {
+            assert_eq!(ident_roles(ident), roles_by_has_word(ident), "{ident:?}");
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn role_lookup_agrees_with_has_word_on_any_ident(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(vec![
+                        "nav", "post", "entry", "has", "js", "no", "category", "tag", "cat",
+                        "comment", "comments", "commentary", "disqus", "content", "main",
+                        "side", "ad", "ads", "share", "article", "story", "body", "type",
+                    ]).prop_map(str::to_owned),
+                    "[a-z]{0,6}",
+                ],
+                0..8,
+            ),
+            seps in prop::collection::vec(prop::sample::select(vec![" ", "-", "_", "  "]), 8),
+        ) {
+            let mut ident = String::new();
+            for (p, s) in parts.iter().zip(&seps) {
+                ident.push_str(p);
+                ident.push_str(s);
+            }
+            prop_assert_eq!(ident_roles(&ident), roles_by_has_word(&ident), "{:?}", ident);
+        }
     }
 
     #[test]

@@ -21,10 +21,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::auto::{
-    has_word, is_comment, is_prose, Auto, Decision, CONTENT_WORDS, STRONG_BOILER_WORDS,
-    WEAK_BOILER_WORDS,
-};
+use super::auto::{has_word, is_prose, Auto, Decision, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK};
 use crate::doc::Doc;
 use crate::tokenize::Tag;
 
@@ -185,7 +182,7 @@ const A_LIST: u16 = 1 << 7;
 const A_TABLE: u16 = 1 << 8;
 const A_FORM: u16 = 1 << 9;
 
-fn ancestor_flags(doc: &Doc) -> Vec<u16> {
+fn ancestor_flags(doc: &Doc, roles: &[u8]) -> Vec<u16> {
     let mut flags = vec![0u16; doc.elements.len()];
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
         let mut f = flags[e.parent as usize];
@@ -199,21 +196,18 @@ fn ancestor_flags(doc: &Doc) -> Vec<u16> {
             Tag::Form => f |= A_FORM,
             _ => {}
         }
-        if !ident.is_empty() {
-            if ident.contains("articlebody") {
-                f |= A_ARTICLE;
-            }
-            if has_word(ident, CONTENT_WORDS) {
-                f |= A_CONTENT;
-            }
-            if has_word(ident, STRONG_BOILER_WORDS) {
-                f |= A_STRONG;
-            }
-            if has_word(ident, WEAK_BOILER_WORDS) {
-                f |= A_WEAK;
-            }
-            if is_comment(ident) {
-                f |= A_COMMENT;
+        if ident.contains("articlebody") {
+            f |= A_ARTICLE;
+        }
+        let r = roles[i];
+        for (role, a) in [
+            (R_CONTENT, A_CONTENT),
+            (R_STRONG, A_STRONG),
+            (R_WEAK, A_WEAK),
+            (R_COMMENT, A_COMMENT),
+        ] {
+            if r & role != 0 {
+                f |= a;
             }
         }
         flags[i] = f;
@@ -302,7 +296,7 @@ fn text_stats(text: &str, title: &[String]) -> TextStats {
 pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
     let blocks = &d.blocks.list;
     let n = blocks.len();
-    let flags = ancestor_flags(doc);
+    let flags = ancestor_flags(doc, &d.roles);
     let title: Vec<String> = doc
         .title
         .as_deref()
