@@ -20,8 +20,9 @@
 //!   pages in flight) and writes them with [`crate::output::ShardWriter`]. So output is
 //!   byte-identical whatever `--threads` is.
 //!
-//! Memory is bounded by the channel capacities (a few records per worker) times
-//! `max_record_bytes`, whatever the input's size.
+//! Records and outcomes travel in batches (up to 16 records within 1 MiB, or one larger
+//! record alone), so memory is bounded by the channel capacities (a few batches per worker)
+//! times `max(1 MiB, max_record_bytes)`, whatever the input's size.
 //!
 //! # Inputs, markers and failures
 //!
