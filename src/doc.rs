@@ -335,15 +335,7 @@ impl<'a> Builder<'a> {
         let space_before = piece.starts_with(|c: char| c.is_whitespace());
         let space_after = piece.ends_with(|c: char| c.is_whitespace());
         let start = self.doc.text.len();
-        let mut chars = 0u32;
-        for word in piece.split_whitespace() {
-            if chars > 0 {
-                self.doc.text.push(' ');
-                chars += 1;
-            }
-            self.doc.text.push_str(word);
-            chars += word.chars().count() as u32;
-        }
+        let chars = collapse_whitespace(piece, &mut self.doc.text);
         if chars == 0 {
             // Whitespace only: remember it as spacing for the previous segment.
             if let Some(prev) = self.doc.segments.last_mut() {
@@ -823,6 +815,56 @@ pub fn is_removed(tag: Tag) -> bool {
     )
 }
 
+/// Appends the words of `piece` (split at Unicode whitespace, as [`str::split_whitespace`])
+/// to `out`, joined by single spaces; returns the characters appended.
+///
+/// Most text runs are ASCII: those are split with a byte loop over the six ASCII whitespace
+/// bytes Unicode counts (`\t \n \x0b \x0c \r` and space), and their character count is
+/// their byte count. Anything else goes to [`collapse_whitespace_chars`], the obvious version,
+/// which the tests also compare this one with.
+fn collapse_whitespace(piece: &str, out: &mut String) -> u32 {
+    if !piece.is_ascii() {
+        return collapse_whitespace_chars(piece, out);
+    }
+    let is_space = |b: u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
+    let bytes = piece.as_bytes();
+    let before = out.len();
+    let mut i = 0;
+    loop {
+        while bytes.get(i).is_some_and(|&b| is_space(b)) {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+        let word_start = i;
+        while bytes.get(i).is_some_and(|&b| !is_space(b)) {
+            i += 1;
+        }
+        if out.len() > before {
+            out.push(' ');
+        }
+        // ASCII, so every index is a char boundary.
+        out.push_str(piece.get(word_start..i).unwrap_or_default());
+    }
+    // ASCII: one byte per character.
+    u32::try_from(out.len() - before).unwrap_or(u32::MAX)
+}
+
+/// The obvious [`collapse_whitespace`]: `split_whitespace` and a character count per word.
+fn collapse_whitespace_chars(piece: &str, out: &mut String) -> u32 {
+    let mut chars = 0u32;
+    for word in piece.split_whitespace() {
+        if chars > 0 {
+            out.push(' ');
+            chars += 1;
+        }
+        out.push_str(word);
+        chars += word.chars().count() as u32;
+    }
+    chars
+}
+
 /// A control byte that is not whitespace (see [`Builder::push_segment`]).
 fn is_control(b: u8) -> bool {
     (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f
@@ -831,6 +873,29 @@ fn is_control(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn collapse_whitespace_matches_the_obvious_version(
+            piece in "[ a-z\t\n\r\x0b\x0c\u{85}\u{a0}\u{2000}\u{3000}é.,]{0,60}",
+        ) {
+            let (mut fast, mut slow) = (String::from("x"), String::from("x"));
+            let fast_chars = collapse_whitespace(&piece, &mut fast);
+            let slow_chars = collapse_whitespace_chars(&piece, &mut slow);
+            prop_assert_eq!(fast, slow);
+            prop_assert_eq!(fast_chars, slow_chars);
+        }
+
+        #[test]
+        fn collapse_whitespace_matches_on_any_ascii(piece in "[\x00-\x7f]{0,80}") {
+            let (mut fast, mut slow) = (String::new(), String::new());
+            let fast_chars = collapse_whitespace(&piece, &mut fast);
+            let slow_chars = collapse_whitespace_chars(&piece, &mut slow);
+            prop_assert_eq!(fast, slow);
+            prop_assert_eq!(fast_chars, slow_chars);
+        }
+    }
 
     fn texts(doc: &Doc) -> Vec<(String, Tag, bool, u32)> {
         doc.segments
