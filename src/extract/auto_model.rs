@@ -96,6 +96,9 @@ pub const FEATURE_NAMES: [&str; NF] = [
 /// Number of features per block.
 pub const NF: usize = 64;
 
+/// Column of the `pruned` feature.
+const PRUNED: usize = 5;
+
 /// The commonest English function words: their share of a block's words is jusText's
 /// stopword density, the strongest single sign of running prose (menus and link lists have
 /// almost none). Other languages score 0 here and rely on the other features.
@@ -362,7 +365,14 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
     let mut out = Vec::with_capacity(n);
     let mut text = String::new();
     for (k, b) in blocks.iter().enumerate() {
-        // Pruned blocks are never kept, whatever the model says: their text is not read.
+        // Pruned blocks are never kept, whatever the model says (nor trained on): their row
+        // only says so, and nothing else of them is computed.
+        if b.bad {
+            let mut row = [0f32; NF];
+            row[PRUNED] = 1.0;
+            out.push(row);
+            continue;
+        }
         text.clear();
         let mut link_segs = 0u32;
         for s in &doc.segments[b.segs.clone()] {
@@ -520,6 +530,8 @@ struct Tree {
 }
 
 impl Tree {
+    /// The walk over the unpacked arrays: the twin of [`Model::eval_packed`], for tests.
+    #[cfg(test)]
     fn eval(&self, x: &[f32; NF]) -> f32 {
         let mut i = 0usize;
         // A well-formed tree reaches a leaf in at most `len` steps; the bound also stops a
@@ -581,6 +593,23 @@ pub struct Model {
     add_above: f32,
     drop_below: f32,
     trees: Vec<Tree>,
+    /// All trees' nodes in one array (children as absolute indices), built by
+    /// [`Model::from_json`]: one cache-friendly walk per tree instead of five arrays.
+    #[serde(skip)]
+    nodes: Vec<Node>,
+    /// Index of each tree's root in `nodes`.
+    #[serde(skip)]
+    roots: Vec<u32>,
+}
+
+/// A packed tree node: a split on `feature` at `split`, or a leaf (`feature < 0`) worth
+/// `split`.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    feature: i32,
+    split: f32,
+    left: u32,
+    right: u32,
 }
 
 impl Model {
@@ -594,14 +623,55 @@ impl Model {
                 NF
             ));
         }
+        let mut m = m;
         for t in &m.trees {
             t.check()?;
+            let base = m.nodes.len() as u32;
+            m.roots.push(base);
+            for i in 0..t.feature.len() {
+                let leaf = t.feature[i] < 0;
+                m.nodes.push(Node {
+                    feature: t.feature[i],
+                    split: if leaf { t.value[i] } else { t.threshold[i] },
+                    left: base + if leaf { 0 } else { t.left[i] },
+                    right: base + if leaf { 0 } else { t.right[i] },
+                });
+            }
         }
         Ok(m)
     }
 
+    /// One packed tree's value for `x` (the same walk as [`Tree::eval`]).
+    fn eval_packed(&self, root: u32, len: usize, x: &[f32; NF]) -> f32 {
+        let mut i = root as usize;
+        for _ in 0..len {
+            let n = self.nodes[i];
+            if n.feature < 0 {
+                return n.split;
+            }
+            i = if x[n.feature as usize] <= n.split {
+                n.left
+            } else {
+                n.right
+            } as usize;
+        }
+        0.0
+    }
+
     /// The model's probability that a block with features `x` is main content.
     pub fn probability(&self, x: &[f32; NF]) -> f32 {
+        let sum = self
+            .roots
+            .iter()
+            .zip(&self.trees)
+            .map(|(&root, t)| self.eval_packed(root, t.feature.len(), x))
+            .sum::<f32>();
+        1.0 / (1.0 + (-(self.baseline + sum)).exp())
+    }
+
+    /// [`Model::probability`]'s obvious twin over the unpacked trees.
+    #[cfg(test)]
+    fn probability_unpacked(&self, x: &[f32; NF]) -> f32 {
         let raw = self.baseline + self.trees.iter().map(|t| t.eval(x)).sum::<f32>();
         1.0 / (1.0 + (-raw).exp())
     }
@@ -720,6 +790,22 @@ mod tests {
     #[test]
     fn the_shipped_model_loads() {
         Model::from_json(include_str!("auto_model.json")).expect("shipped model is valid");
+    }
+
+    #[test]
+    fn packed_trees_give_the_unpacked_answer() {
+        let m = Model::from_json(include_str!("auto_model.json")).unwrap();
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            let mut x = [0f32; NF];
+            for v in &mut x {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                *v = (rng % 1000) as f32 / 100.0 - 1.0;
+            }
+            assert_eq!(m.probability(&x), m.probability_unpacked(&x));
+        }
     }
 
     #[test]
