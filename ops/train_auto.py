@@ -5,8 +5,8 @@
     /tmp/ml/bin/python ops/train_auto.py --devset ../shared/devset            # LOPO + ship
     /tmp/ml/bin/python ops/train_auto.py --devset ../shared/devset --lopo-only
 
-Steps, all deterministic (fixed seed, single-threaded tree building is not required: the
-histogram GBDT of scikit-learn is deterministic for a given random_state):
+Steps (the tree builder's seed is fixed; bit-identical retraining across machines and
+scikit-learn versions has not been checked):
 
 1. `cargo run --release --example auto_blocks -- DEVSET` writes one row per block: features
    (see src/extract/auto_model.rs), word count, and `label`, the share of the block's word
@@ -64,7 +64,7 @@ def load_table(path):
     return names, pkg, page, words, gold_words, label, X
 
 
-def weights(page, words, gold_words):
+def weights(words, gold_words):
     return words / np.sqrt(np.maximum(gold_words, 1.0))
 
 
@@ -180,7 +180,7 @@ def main():
     visible = (X[:, col["pruned"]] == 0) & (X[:, col["log_chars"]] > 0)
     usable = visible & (words > 0)
     y = (label >= 0.5).astype(int)
-    w = weights(page, words, gold_words)
+    w = weights(words, gold_words)
     rules = X[:, col["rules_kept"]] > 0
     print(f"{len(X)} blocks, {len(set(page))} pages; proxy F1 of the rules: "
           f"{proxy_f1(page, words, gold_words, label, rules):.4f}", file=sys.stderr)

@@ -597,9 +597,9 @@ pub struct Model {
     /// [`Model::from_json`]: one cache-friendly walk per tree instead of five arrays.
     #[serde(skip)]
     nodes: Vec<Node>,
-    /// Index of each tree's root in `nodes`.
+    /// Each tree's root index in `nodes` and its node count.
     #[serde(skip)]
-    roots: Vec<u32>,
+    roots: Vec<(u32, u32)>,
 }
 
 /// A packed tree node: a split on `feature` at `split`, or a leaf (`feature < 0`) worth
@@ -627,7 +627,7 @@ impl Model {
         for t in &m.trees {
             t.check()?;
             let base = m.nodes.len() as u32;
-            m.roots.push(base);
+            m.roots.push((base, t.feature.len() as u32));
             for i in 0..t.feature.len() {
                 let leaf = t.feature[i] < 0;
                 m.nodes.push(Node {
@@ -642,7 +642,7 @@ impl Model {
     }
 
     /// One packed tree's value for `x` (the same walk as [`Tree::eval`]).
-    fn eval_packed(&self, root: u32, len: usize, x: &[f32; NF]) -> f32 {
+    fn eval_packed(&self, (root, len): (u32, u32), x: &[f32; NF]) -> f32 {
         let mut i = root as usize;
         for _ in 0..len {
             let n = self.nodes[i];
@@ -663,8 +663,7 @@ impl Model {
         let sum = self
             .roots
             .iter()
-            .zip(&self.trees)
-            .map(|(&root, t)| self.eval_packed(root, t.feature.len(), x))
+            .map(|&tree| self.eval_packed(tree, x))
             .sum::<f32>();
         1.0 / (1.0 + (-(self.baseline + sum)).exp())
     }
