@@ -219,9 +219,11 @@ pub(crate) const R_ARTICLE: u8 = 1 << 4;
 const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", "articlebody"];
 
 /// Every word of the role lists with the bits of the lists holding it, sorted for binary
-/// search: one lookup per word or part instead of a scan of each list.
-fn role_table() -> &'static [(&'static str, u8)] {
-    static TABLE: std::sync::OnceLock<Vec<(&'static str, u8)>> = std::sync::OnceLock::new();
+/// search: one lookup per word or part instead of a scan of each list. With it, a 64-bit
+/// filter of the words' (first byte, length) pairs ([`filter_bit`]) that turns most class
+/// words (`col-md-6`, `wrapper`) away without a search.
+fn role_table() -> &'static (Vec<(&'static str, u8)>, u64) {
+    static TABLE: std::sync::OnceLock<(Vec<(&'static str, u8)>, u64)> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t: Vec<(&'static str, u8)> = Vec::new();
         for (list, bit) in [
@@ -239,12 +241,23 @@ fn role_table() -> &'static [(&'static str, u8)] {
             }
         }
         t.sort_unstable();
-        t
+        let filter = t.iter().fold(0, |f, (w, _)| f | filter_bit(w));
+        (t, filter)
     })
 }
 
+/// One of 64 bits for a word, from its first byte and length: a word whose bit is not in a
+/// list's filter is not in the list.
+fn filter_bit(w: &str) -> u64 {
+    let first = w.as_bytes().first().copied().unwrap_or(0) as usize;
+    1 << ((first * 7 + w.len()) & 63)
+}
+
 fn role_bits(word: &str) -> u8 {
-    let t = role_table();
+    let (t, filter) = role_table();
+    if filter & filter_bit(word) == 0 {
+        return 0;
+    }
     t.binary_search_by(|(w, _)| (*w).cmp(word))
         .map_or(0, |i| t[i].1)
 }
@@ -254,9 +267,18 @@ fn role_bits(word: &str) -> u8 {
 /// Same answers as [`has_word`] and [`is_comment`] on each list (the obvious twin,
 /// [`roles_by_has_word`], is checked against it by a property test).
 pub(crate) fn roles(doc: &Doc) -> Vec<u8> {
+    // Runs of elements often share one ident (list items, table cells): the last answer is
+    // kept.
+    let mut last: (&str, u8) = ("", 0);
     doc.elements
         .iter()
-        .map(|e| ident_roles(doc.ident(e)))
+        .map(|e| {
+            let ident = doc.ident(e);
+            if ident != last.0 {
+                last = (ident, ident_roles(ident));
+            }
+            last.1
+        })
         .collect()
 }
 
