@@ -44,7 +44,10 @@ SEED = 20261122
 # leave-one-package-out validation (a plain 0.5 cut gained nothing across packages).
 ADD_ABOVE = 0.8
 DROP_BELOW = 0.05
-PARAMS = dict(max_iter=100, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=40,
+# 50 trees at rate 0.2 rather than 100 at 0.1: half the run-time cost, and the same
+# label-proxy F1 held out (0.9095 vs 0.9097) and in-sample (0.930 each). A 15-leaf variant
+# lost 0.008 in-sample and was not taken.
+PARAMS = dict(max_iter=50, learning_rate=0.2, max_leaf_nodes=31, min_samples_leaf=40,
               l2_regularization=1.0, early_stopping=False)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
