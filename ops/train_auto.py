@@ -13,7 +13,8 @@ scikit-learn versions has not been checked):
    trigrams found in the page's gold text.
 2. A block is main content when label >= 0.5. Each block weighs its word count divided by
    the square root of its page's gold word count, so long pages do not drown short ones
-   (the metric is a mean over pages) while long blocks still count more than short ones.
+   (the metric is a mean over pages) while long blocks still count more than short ones;
+   then each package's weights are scaled to the same total (see `weights`).
 3. A HistGradientBoostingClassifier is fitted on the visible blocks (pruned and empty ones
    are never kept, whatever the model says). At run time it overrides the rules' verdict
    only where it is confident (ADD_ABOVE, DROP_BELOW). A per-page word-F1 proxy computed
@@ -67,8 +68,19 @@ def load_table(path):
     return names, pkg, page, words, gold_words, label, X
 
 
-def weights(words, gold_words):
-    return words / np.sqrt(np.maximum(gold_words, 1.0))
+def weights(words, gold_words, pkg, usable):
+    """Word count over the square root of the page's gold word count, then scaled so that
+    every package (every annotation source) weighs the same in total: the page-weighted
+    devset is half Dragnet, and a model fitted to one source's idea of main content
+    generalises worse to the next (leave-one-package-out proxy F1 0.9095 unbalanced, 0.9119
+    balanced; in-sample 0.930 and 0.929)."""
+    w = words / np.sqrt(np.maximum(gold_words, 1.0))
+    for p in np.unique(pkg):
+        m = pkg == p
+        total = w[m & usable].sum()
+        if total > 0:
+            w[m] = w[m] / total * 1e4
+    return w
 
 
 def fit(X, y, w):
@@ -183,7 +195,7 @@ def main():
     visible = (X[:, col["pruned"]] == 0) & (X[:, col["log_chars"]] > 0)
     usable = visible & (words > 0)
     y = (label >= 0.5).astype(int)
-    w = weights(words, gold_words)
+    w = weights(words, gold_words, pkg, usable)
     rules = X[:, col["rules_kept"]] > 0
     print(f"{len(X)} blocks, {len(set(page))} pages; proxy F1 of the rules: "
           f"{proxy_f1(page, words, gold_words, label, rules):.4f}", file=sys.stderr)
