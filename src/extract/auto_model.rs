@@ -329,6 +329,42 @@ fn title_words(title: Option<&str>) -> Vec<String> {
     words
 }
 
+/// A word through the Unicode path: its length and capital into `t`, its lower-cased
+/// letters and digits into `lw`.
+fn unicode_word(w: &str, lw: &mut String, t: &mut TextStats) {
+    t.word_chars += w.chars().count() as u32;
+    if w.chars().next().is_some_and(char::is_uppercase) {
+        t.cap_words += 1;
+    }
+    lw.extend(
+        w.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase),
+    );
+}
+
+/// Digits, letters and capitals of `text`, through the Unicode path.
+fn unicode_letters(text: &str, t: &mut TextStats) {
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            t.digits += 1;
+        } else if c.is_alphabetic() {
+            t.letters += 1;
+            if c.is_uppercase() {
+                t.upper += 1;
+            }
+        }
+    }
+}
+
+/// Whether the text ends like a sentence.
+fn ends_punct(text: &str) -> bool {
+    text.trim_end()
+        .chars()
+        .next_back()
+        .is_some_and(|c| matches!(c, '.' | '!' | '?' | '"' | '”' | '。' | ':' | ')'))
+}
+
 /// A block's text statistics. ASCII words and texts
 /// take byte paths (for ASCII, `char`'s Unicode predicates and case maps are the ASCII
 /// ones), and all phrases are found in one automaton pass; `text_stats_slow` is the twin
@@ -350,15 +386,7 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
                     .map(|b| char::from(b.to_ascii_lowercase())),
             );
         } else {
-            t.word_chars += w.chars().count() as u32;
-            if w.chars().next().is_some_and(char::is_uppercase) {
-                t.cap_words += 1;
-            }
-            lw.extend(
-                w.chars()
-                    .filter(|c| c.is_alphanumeric())
-                    .flat_map(char::to_lowercase),
-            );
+            unicode_word(w, &mut lw, &mut t);
         }
         if lw.is_empty() {
             continue;
@@ -380,22 +408,9 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             }
         }
     } else {
-        for c in text.chars() {
-            if c.is_ascii_digit() {
-                t.digits += 1;
-            } else if c.is_alphabetic() {
-                t.letters += 1;
-                if c.is_uppercase() {
-                    t.upper += 1;
-                }
-            }
-        }
+        unicode_letters(text, &mut t);
     }
-    t.ends_punct = text
-        .trim_end()
-        .chars()
-        .next_back()
-        .is_some_and(|c| matches!(c, '.' | '!' | '?' | '"' | '”' | '。' | ':' | ')'));
+    t.ends_punct = ends_punct(text);
     let lower = text.to_lowercase();
     let mut seen = 0u64;
     for m in phrase_matcher().find_overlapping_iter(&lower) {
@@ -408,23 +423,16 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
 }
 
 /// The obvious twin of [`text_stats`]: one `contains` per phrase over the lower-cased
-/// text, every word through the Unicode path, a linear scan of the title. Tests only.
+/// text, every word and the whole text through the Unicode path, a string binary search for
+/// stopwords and a linear scan of the title. Tests only.
 #[cfg(test)]
 fn text_stats_slow(text: &str, title: &[String]) -> TextStats {
     let mut t = TextStats::default();
     let mut lw = String::new();
     for w in text.split_whitespace() {
         t.words += 1;
-        t.word_chars += w.chars().count() as u32;
-        if w.chars().next().is_some_and(char::is_uppercase) {
-            t.cap_words += 1;
-        }
         lw.clear();
-        lw.extend(
-            w.chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase),
-        );
+        unicode_word(w, &mut lw, &mut t);
         if lw.is_empty() {
             continue;
         }
@@ -435,21 +443,8 @@ fn text_stats_slow(text: &str, title: &[String]) -> TextStats {
             t.title_words += 1;
         }
     }
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            t.digits += 1;
-        } else if c.is_alphabetic() {
-            t.letters += 1;
-            if c.is_uppercase() {
-                t.upper += 1;
-            }
-        }
-    }
-    t.ends_punct = text
-        .trim_end()
-        .chars()
-        .next_back()
-        .is_some_and(|c| matches!(c, '.' | '!' | '?' | '"' | '”' | '。' | ':' | ')'));
+    unicode_letters(text, &mut t);
+    t.ends_punct = ends_punct(text);
     let lower = text.to_lowercase();
     t.boiler_phrases = BOILER_PHRASES.iter().filter(|p| lower.contains(*p)).count() as u32;
     t.copyright = text.contains('©')
@@ -803,6 +798,10 @@ struct Node {
     right: u32,
 }
 
+fn sigmoid(raw: f32) -> f32 {
+    1.0 / (1.0 + (-raw).exp())
+}
+
 /// Rows walked together by [`Model::keeps_all`]: their walks are independent, so the CPU
 /// overlaps their memory loads instead of waiting on one chain of them.
 const LANES: usize = 8;
@@ -883,58 +882,51 @@ impl Model {
             .iter()
             .map(|&tree| self.eval_packed(tree, x))
             .sum::<f32>();
-        1.0 / (1.0 + (-(self.baseline + sum)).exp())
+        sigmoid(self.baseline + sum)
     }
 
     /// [`Model::probability`]'s obvious twin over the unpacked trees.
     #[cfg(test)]
     fn probability_unpacked(&self, x: &[f32; NF]) -> f32 {
         let raw = self.baseline + self.trees.iter().map(|t| t.eval(x)).sum::<f32>();
-        1.0 / (1.0 + (-raw).exp())
+        sigmoid(raw)
     }
 
-    /// Whether a block with features `x` is kept, given the rules' verdict `rules_kept`.
-    ///
-    /// The same verdict as [`Model::keeps_full`], but the walk stops as soon as the trees
-    /// still to come cannot move the score across the one threshold that matters: the
-    /// score so far plus their least (greatest) possible sum is compared with the
-    /// threshold's logit, with a margin of 1e-3 that dwarfs the f32 rounding of a
-    /// hundred-term sum (~1e-5), so the answer never differs. About a quarter of tree
-    /// walks are saved on the devset.
+    /// Whether a block with features `x` is kept, given the rules' verdict `rules_kept`: one
+    /// row through [`Model::keeps_all`].
     pub fn keeps(&self, x: &[f32; NF], rules_kept: bool) -> bool {
-        const MARGIN: f64 = 1e-3;
-        let p = if rules_kept {
+        let mut out = Vec::with_capacity(1);
+        self.keeps_all(&[x], &[rules_kept], &mut out);
+        out[0]
+    }
+
+    /// The probability a block must pass: above `add_above` to join when the rules dropped
+    /// it, at least `drop_below` to stay when they kept it.
+    fn threshold(&self, rules_kept: bool) -> f32 {
+        if rules_kept {
             self.drop_below
         } else {
             self.add_above
-        };
-        if !(p > 0.0 && p < 1.0) {
-            return self.keeps_full(x, rules_kept);
-        }
-        let logit = (f64::from(p) / (1.0 - f64::from(p))).ln();
-        let mut sum = 0f32;
-        for (k, &tree) in self.roots.iter().enumerate() {
-            let raw = f64::from(self.baseline) + f64::from(sum);
-            let (lo, hi) = self.suffix[k];
-            if raw + lo - MARGIN > logit {
-                return true;
-            }
-            if raw + hi + MARGIN < logit {
-                return false;
-            }
-            sum += self.eval_packed(tree, x);
-        }
-        let prob = 1.0 / (1.0 + (-(self.baseline + sum)).exp());
-        if rules_kept {
-            prob >= self.drop_below
-        } else {
-            prob > self.add_above
         }
     }
 
-    /// [`Model::keeps`] for every row: `out[i]` for `rows[i]` with the rules' verdict
-    /// `rules[i]`, the same answers, [`LANES`] rows walked side by side per tree (each
-    /// still stops as soon as its verdict is certain).
+    /// The verdict for probability `p` (see [`Model::threshold`]).
+    fn verdict(&self, p: f32, rules_kept: bool) -> bool {
+        if rules_kept {
+            p >= self.drop_below
+        } else {
+            p > self.add_above
+        }
+    }
+
+    /// The verdict of [`Model::keeps_full`] for every row: `out[i]` for `rows[i]` with the
+    /// rules' verdict `rules[i]`, [`LANES`] rows walked side by side per tree.
+    ///
+    /// Each row's walk stops as soon as the trees still to come cannot move its score across
+    /// the one threshold that matters: the score so far plus their least (greatest) possible
+    /// sum is compared with the threshold's logit, with a margin of 1e-3 that dwarfs the f32
+    /// rounding of a hundred-term sum (~1e-5), so the answer never differs. About a quarter
+    /// of tree walks are saved on the devset.
     pub fn keeps_all(&self, rows: &[&[f32; NF]], rules: &[bool], out: &mut Vec<bool>) {
         const MARGIN: f64 = 1e-3;
         out.clear();
@@ -946,11 +938,7 @@ impl Model {
             let mut done = [true; LANES];
             let mut kept = [false; LANES];
             for j in 0..n {
-                let p = if verdicts[j] {
-                    self.drop_below
-                } else {
-                    self.add_above
-                };
+                let p = self.threshold(verdicts[j]);
                 if p > 0.0 && p < 1.0 {
                     logit[j] = (f64::from(p) / (1.0 - f64::from(p))).ln();
                     done[j] = false;
@@ -996,12 +984,7 @@ impl Model {
             }
             for j in 0..n {
                 if !done[j] {
-                    let prob = 1.0 / (1.0 + (-(self.baseline + sum[j])).exp());
-                    kept[j] = if verdicts[j] {
-                        prob >= self.drop_below
-                    } else {
-                        prob > self.add_above
-                    };
+                    kept[j] = self.verdict(sigmoid(self.baseline + sum[j]), verdicts[j]);
                 }
             }
             out.extend_from_slice(&kept[..n]);
@@ -1010,12 +993,7 @@ impl Model {
 
     /// [`Model::keeps`]'s twin: the full sum, then the threshold.
     fn keeps_full(&self, x: &[f32; NF], rules_kept: bool) -> bool {
-        let p = self.probability(x);
-        if rules_kept {
-            p >= self.drop_below
-        } else {
-            p > self.add_above
-        }
+        self.verdict(self.probability(x), rules_kept)
     }
 }
 
