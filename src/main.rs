@@ -30,7 +30,29 @@ const MI_OPTION_PURGE_DELAY: c_int = 15;
 /// long idle phase.
 const PURGE_DELAY_MS: c_long = 10_000;
 
+/// Turn transparent huge pages off for this process (Linux; elsewhere a no-op). mimalloc
+/// asks for huge pages on its arenas (`madvise(MADV_HUGEPAGE)`, before `main` runs), so
+/// every first touch of an arena region faulted in and zeroed 2 MiB: on `big.warc.gz` with
+/// one worker that was ~9% of the profile and 0.25 s of system time, with a peak RSS of
+/// 100-117 MiB. With THP off, in five interleaved runs pinned to one core, system time fell
+/// to 0.01-0.05 s and peak RSS to 54-56 MiB. The flag is checked at fault time, so it
+/// covers the arena that is already mapped. Returns whether the kernel took it.
+fn disable_transparent_huge_pages() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` passes integers only; it sets a
+        // flag on this process's memory descriptor and touches no memory of ours.
+        unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1 as libc::c_ulong, 0, 0, 0) == 0 }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
 fn main() {
+    // Best effort: an old kernel without the option just keeps huge pages.
+    let _ = disable_transparent_huge_pages();
     // SAFETY: `mi_option_set` takes two plain integers, no pointers; the option index is a
     // valid `mi_option_t` (checked by a test against the library's own default), and options
     // may be set at any time (mimalloc stores them atomically). Called once, before any
@@ -56,5 +78,14 @@ mod tests {
             "mimalloc's purge_delay moved: fix MI_OPTION_PURGE_DELAY"
         );
         assert_eq!(set, PURGE_DELAY_MS);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn transparent_huge_pages_are_off_after_the_call() {
+        assert!(disable_transparent_huge_pages());
+        // SAFETY: integer arguments only; PR_GET_THP_DISABLE returns the flag.
+        let flag = unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) };
+        assert_eq!(flag, 1);
     }
 }
