@@ -308,12 +308,22 @@ const COPYRIGHT_PHRASES: &[&str] = &["copyright", "all rights reserved", "(c) "]
 
 /// One automaton over [`BOILER_PHRASES`] then [`COPYRIGHT_PHRASES`]: a single overlapping
 /// pass over a block's lower-cased text answers every `contains` the twin asks.
-fn phrase_matcher() -> &'static AhoCorasick {
-    static AC: OnceLock<AhoCorasick> = OnceLock::new();
-    AC.get_or_init(|| {
-        AhoCorasick::new(BOILER_PHRASES.iter().chain(COPYRIGHT_PHRASES))
-            .expect("a few dozen short literal phrases always build")
-    })
+///
+/// `ascii_folding` gives the same automaton matching ASCII letters in either case: on ASCII
+/// text (the phrases are lower-case ASCII, and ASCII lower-cases to itself byte for byte) it
+/// finds what the plain one finds in the lower-cased copy, without making that copy.
+fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
+    static AC: OnceLock<[AhoCorasick; 2]> = OnceLock::new();
+    let both = AC.get_or_init(|| {
+        let build = |fold: bool| {
+            AhoCorasick::builder()
+                .ascii_case_insensitive(fold)
+                .build(BOILER_PHRASES.iter().chain(COPYRIGHT_PHRASES))
+                .expect("a few dozen short literal phrases always build")
+        };
+        [build(false), build(true)]
+    });
+    &both[usize::from(ascii_folding)]
 }
 
 /// A page's title words, lower-cased, sorted and deduplicated for binary search.
@@ -398,7 +408,8 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             t.title_words += 1;
         }
     }
-    if text.is_ascii() {
+    let ascii = text.is_ascii();
+    if ascii {
         for b in text.bytes() {
             if b.is_ascii_digit() {
                 t.digits += 1;
@@ -411,10 +422,16 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
         unicode_letters(text, &mut t);
     }
     t.ends_punct = ends_punct(text);
-    let lower = text.to_lowercase();
     let mut seen = 0u64;
-    for m in phrase_matcher().find_overlapping_iter(&lower) {
-        seen |= 1 << m.pattern().as_usize();
+    let mut note = |m: aho_corasick::Match| seen |= 1 << m.pattern().as_usize();
+    if ascii {
+        phrase_matcher(true)
+            .find_overlapping_iter(text)
+            .for_each(&mut note);
+    } else {
+        phrase_matcher(false)
+            .find_overlapping_iter(&text.to_lowercase())
+            .for_each(&mut note);
     }
     let boiler = (1u64 << BOILER_PHRASES.len()) - 1;
     t.boiler_phrases = (seen & boiler).count_ones();
