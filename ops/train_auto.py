@@ -37,6 +37,7 @@ K-fold ones, each page scored by a model trained without it).
 """
 import argparse
 import csv
+import io
 import json
 import os
 import subprocess
@@ -168,32 +169,30 @@ def check_export(clf, model, X):
     assert err < 1e-3, f"exported trees disagree with scikit-learn: {err}"
 
 
-def run_eval(binary, devset, package, model_path):
+def eval_output(binary, dataset, methods, model_path, flag, suffix):
+    """Run `warcsift eval` on `dataset` with the model at `model_path` (if any) and return
+    the text of the file it writes with `flag` (`--json`, `--tsv`)."""
     env = dict(os.environ)
     if model_path:
         env["WARCSIFT_AUTO_MODEL"] = model_path
     with tempfile.TemporaryDirectory() as tmp:
-        js = os.path.join(tmp, "s.json")
-        subprocess.run(
-            [binary, "eval", "--dataset", os.path.join(devset, package), "-a", "auto,auto-rules",
-             "--json", js],
-            check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        with open(js) as f:
-            summary = json.load(f)
-    return summary
+        out = os.path.join(tmp, "out" + suffix)
+        subprocess.run([binary, "eval", "--dataset", dataset, "-a", methods, flag, out],
+                       check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out, newline="") as f:
+            return f.read()
+
+
+def run_eval(binary, devset, package, model_path):
+    return json.loads(eval_output(binary, os.path.join(devset, package), "auto,auto-rules",
+                                  model_path, "--json", ".json"))
 
 
 def page_scores(binary, devset, model_path):
     """`warcsift eval --tsv` over the whole devset with the model at `model_path`: words_seq
     F1, precision and recall of `auto` per "package/id"."""
-    env = dict(os.environ, WARCSIFT_AUTO_MODEL=model_path)
-    with tempfile.TemporaryDirectory() as tmp:
-        tsv = os.path.join(tmp, "s.tsv")
-        subprocess.run([binary, "eval", "--dataset", devset, "-a", "auto", "--tsv", tsv],
-                       check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(tsv, newline="") as f:
-            rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    text = eval_output(binary, devset, "auto", model_path, "--tsv", ".tsv")
+    rows = csv.DictReader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
     return {r["package"] + "/" + r["page"]: (float(r["words_seq_f1"]), float(r["words_seq_p"]),
                                              float(r["words_seq_r"])) for r in rows}
 

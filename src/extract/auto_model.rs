@@ -307,7 +307,8 @@ impl TitleWords {
 const COPYRIGHT_PHRASES: &[&str] = &["copyright", "all rights reserved", "(c) "];
 
 /// One automaton over [`BOILER_PHRASES`] then [`COPYRIGHT_PHRASES`]: a single overlapping
-/// pass over a block's lower-cased text answers every `contains` the twin asks.
+/// pass over a block's text (lower-cased, or ASCII-folded, see below) answers every
+/// `contains` the twin asks.
 ///
 /// `ascii_folding` gives the same automaton matching ASCII letters in either case: on ASCII
 /// text (the phrases are lower-case ASCII, and ASCII lower-cases to itself byte for byte) it
