@@ -127,13 +127,98 @@ pub fn decode<'a>(bytes: &'a [u8], http_charset: Option<&str>, url: Option<&str>
     finish(bytes, encoding, CharsetSource::Detected)
 }
 
-/// `chardetng` over the first [`DETECT_BYTES`], hinted with the URL's TLD (UTF-8 allowed).
+/// `chardetng` over the first [`DETECT_BYTES`], hinted with the URL's TLD (UTF-8 allowed),
+/// fed with [`detector_input`]: the same guess as the whole sample, for less work.
 fn run_detector(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
-    let mut detector = chardetng::EncodingDetector::new();
     let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
-    detector.feed(sample, sample.len() == bytes.len());
+    let mut short = Vec::new();
+    guess(
+        detector_input(sample, &mut short),
+        sample.len() == bytes.len(),
+        url,
+    )
+}
+
+/// The detector's guess on `input`, which ends the stream when `last`.
+fn guess(input: &[u8], last: bool, url: Option<&str>) -> &'static Encoding {
+    let mut detector = chardetng::EncodingDetector::new();
+    detector.feed(input, last);
     let tld = url.and_then(tld_of);
     detector.guess(tld.as_deref().map(str::as_bytes), true)
+}
+
+/// Shortest ASCII run (after the first non-ASCII byte) worth cutting in [`detector_input`].
+const CUT_MIN_RUN: usize = 64;
+
+/// `sample` with the inside of its long ASCII runs cut out, for `chardetng`, which gives the
+/// same guess on it as on `sample` (checked against it by `tests::
+/// shortened_input_gives_the_same_guess` and on the devset). The detector reads every byte
+/// after the first non-ASCII one with each of its 27 candidates, and an HTML page's bytes
+/// there are mostly markup: the cut leaves it a small fraction of them.
+///
+/// Why the guess cannot change. chardetng 0.1.17 (pinned in Cargo.toml, since this rests on
+/// its code) scores a byte by its class and the state left by the bytes before it. Take an
+/// ASCII run (no ESC) after the first non-ASCII byte, let `x` be one of ` `, `\n`, `>`, at
+/// least the run's third byte, and cut from just after `x` to just after the run's last `x`.
+/// - Nothing inside the cut scores, for any candidate: every pair there is ASCII–ASCII (the
+///   single-byte candidates skip those: `ascii_pair`; the case, ordinal and word-length
+///   state machines score only next to non-ASCII letters or `ª º ©`; every ASCII class
+///   is below the tables' 255 "disqualify" mark), and the CJK candidates' decoders turn
+///   each ASCII byte into itself, which drops any pending score and scores nothing.
+/// - The state after the cut's last byte equals the state after the kept `x`: both are the
+///   same space-like byte after ASCII bytes, which sets every candidate's case, ordinal,
+///   punctuation and previous-class state to the same values, ends any word (longest-word
+///   lengths only grow on non-ASCII letters), and leaves the CJK decoders between
+///   characters. The UTF-8 candidate sees the same sequences (only ASCII between ASCII is
+///   removed), ISO-2022-JP is already out (a non-ASCII byte came first), and the count of
+///   non-ASCII bytes is unchanged.
+///
+/// So every candidate ends with the same score and state, and `guess` answers the same.
+fn detector_input<'a>(sample: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
+    let Some(first) = sample.iter().position(|&b| b >= 0x80) else {
+        return sample;
+    };
+    let is_run_byte = |b: u8| b < 0x80 && b != 0x1b;
+    buf.clear();
+    buf.extend_from_slice(&sample[..first]);
+    let mut at = first;
+    while at < sample.len() {
+        // A non-ASCII (or ESC) stretch, then an ASCII run [start, end).
+        let start = sample[at..]
+            .iter()
+            .position(|&b| is_run_byte(b))
+            .map_or(sample.len(), |k| at + k);
+        let end = sample[start..]
+            .iter()
+            .position(|&b| !is_run_byte(b))
+            .map_or(sample.len(), |k| start + k);
+        let run = &sample[start..end];
+        let mut cut = None;
+        if run.len() >= CUT_MIN_RUN {
+            // `x` at index ≥ 2 of the run; the cut is (x, last x].
+            if let Some(k) = run
+                .iter()
+                .skip(2)
+                .position(|&b| matches!(b, b' ' | b'\n' | b'>'))
+            {
+                let k = k + 2;
+                let x = run[k];
+                if let Some(last) = memchr::memrchr(x, &run[k + 1..]) {
+                    cut = Some((k + 1, k + 1 + last + 1));
+                }
+            }
+        }
+        buf.extend_from_slice(&sample[at..start]);
+        match cut {
+            Some((from, to)) => {
+                buf.extend_from_slice(&run[..from]);
+                buf.extend_from_slice(&run[to..]);
+            }
+            None => buf.extend_from_slice(run),
+        }
+        at = end;
+    }
+    buf
 }
 
 /// For `bytes` that are entirely valid UTF-8: whether [`run_detector`] is certain to answer
@@ -694,9 +779,10 @@ mod tests {
         );
     }
 
-    /// The slow twin of `decode`'s UTF-8 shortcut: always run the detector.
+    /// The slow twin of `decode`'s detection: the detector on the whole sample, always.
     fn detected_the_slow_way(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
-        run_detector(bytes, url)
+        let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
+        guess(sample, sample.len() == bytes.len(), url)
     }
 
     #[test]
@@ -725,6 +811,189 @@ mod tests {
                 d.encoding,
                 detected_the_slow_way(&bytes, Some("http://example.jp/"))
             );
+        }
+    }
+
+    /// Pages in legacy encodings, with real text between long runs of markup.
+    fn legacy_pages() -> Vec<Vec<u8>> {
+        let texts = [
+            (
+                encoding_rs::WINDOWS_1252,
+                "Le café était très animé. Nº 3º ª © 2004 — « déjà vu »",
+            ),
+            (
+                encoding_rs::WINDOWS_1250,
+                "Zażółć gęślą jaźń. Příliš žluťoučký kůň úpěl ďábelské ódy.",
+            ),
+            (encoding_rs::ISO_8859_2, "Zażółć gęślą jaźń, Łódź i Kraków."),
+            (
+                encoding_rs::WINDOWS_1251,
+                "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+            ),
+            (
+                encoding_rs::KOI8_U,
+                "Съешь же ещё этих мягких французских булок.",
+            ),
+            (encoding_rs::IBM866, "Съешь же ещё этих мягких булок."),
+            (
+                encoding_rs::WINDOWS_1253,
+                "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. ΑΘΗΝΑ Αθήνα",
+            ),
+            (
+                encoding_rs::WINDOWS_1254,
+                "Pijamalı hasta yağız şoföre çabucak güvendi. İstanbul",
+            ),
+            (
+                encoding_rs::WINDOWS_1255,
+                "דג סקרן שט בים מאוכזב ולפתע מצא חברה.",
+            ),
+            (
+                encoding_rs::WINDOWS_1256,
+                "نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر",
+            ),
+            (
+                encoding_rs::WINDOWS_1257,
+                "Įlinkdama fechtuotojo špaga sublykčiojusi pragręžė apvalų arbūzą.",
+            ),
+            (encoding_rs::WINDOWS_1258, "Tiếng Việt có dấu"),
+            (encoding_rs::WINDOWS_874, "เป็นมนุษย์สุดประเสริฐเลิศคุณค่า"),
+            (
+                encoding_rs::SHIFT_JIS,
+                "いろはにほへと ちりぬるを 日本語のテキスト。ｱｲｳｴｵ",
+            ),
+            (
+                encoding_rs::EUC_JP,
+                "いろはにほへと ちりぬるを 日本語のテキスト。",
+            ),
+            (
+                encoding_rs::GBK,
+                "我能吞下玻璃而不伤身体。中文网页，简体字。",
+            ),
+            (encoding_rs::BIG5, "我能吞下玻璃而不傷身體。繁體中文網頁。"),
+            (
+                encoding_rs::EUC_KR,
+                "나는 유리를 먹을 수 있어요. 그래도 아프지 않아요.",
+            ),
+        ];
+        let markup = "<div class=\"story-body main-column\"><span id=x1>\n  <a href=\"/news/world/2004/article.html\" title=\"Read more\">";
+        let mut pages = Vec::new();
+        for (encoding, text) in texts {
+            let (bytes, _, _) = encoding.encode(text);
+            let mut page = b"<html><head><title>t</title></head><body>".to_vec();
+            for i in 0..6 {
+                page.extend_from_slice(&bytes[..bytes.len() * (i + 1) / 6]);
+                page.extend_from_slice(markup.as_bytes());
+                page.extend_from_slice(format!(" N.{i} n.{i} IV {i}3 ").as_bytes());
+                page.extend_from_slice(markup.as_bytes());
+                page.push(b'\n');
+            }
+            pages.push(page);
+        }
+        pages
+    }
+
+    /// Every candidate's score after `input` (chardetng's testing-only `find_score`).
+    fn scores(input: &[u8], last: bool) -> Vec<Option<i64>> {
+        use encoding_rs::*;
+        let mut detector = chardetng::EncodingDetector::new();
+        detector.feed(input, last);
+        [
+            WINDOWS_1252,
+            WINDOWS_1250,
+            ISO_8859_2,
+            WINDOWS_1251,
+            KOI8_U,
+            IBM866,
+            ISO_8859_5,
+            WINDOWS_1253,
+            ISO_8859_7,
+            WINDOWS_1254,
+            WINDOWS_1255,
+            ISO_8859_8,
+            WINDOWS_1256,
+            ISO_8859_6,
+            WINDOWS_1257,
+            ISO_8859_13,
+            ISO_8859_4,
+            WINDOWS_1258,
+            WINDOWS_874,
+            SHIFT_JIS,
+            EUC_JP,
+            GBK,
+            BIG5,
+            EUC_KR,
+            UTF_8,
+            ISO_2022_JP,
+        ]
+        .iter()
+        .map(|&e| detector.find_score(e))
+        .collect()
+    }
+
+    const TLDS: [Option<&str>; 12] = [
+        None,
+        Some("http://a.com/"),
+        Some("http://a.jp/"),
+        Some("http://a.cn/"),
+        Some("http://a.tw/"),
+        Some("http://a.kr/"),
+        Some("http://a.ru/"),
+        Some("http://a.gr/"),
+        Some("http://a.il/"),
+        Some("http://a.tr/"),
+        Some("http://a.pl/"),
+        Some("http://a.th/"),
+    ];
+
+    #[test]
+    fn shortened_input_gives_the_same_guess_on_legacy_pages() {
+        let (mut total, mut kept) = (0, 0);
+        for page in legacy_pages() {
+            let mut buf = Vec::new();
+            let short = detector_input(&page, &mut buf).to_vec();
+            (total, kept) = (total + page.len(), kept + short.len());
+            for last in [true, false] {
+                assert_eq!(scores(&short, last), scores(&page, last));
+                for url in TLDS {
+                    assert_eq!(guess(&short, last, url), guess(&page, last, url));
+                }
+            }
+        }
+        assert!(kept * 2 < total, "the cut kept {kept} of {total} bytes");
+    }
+
+    #[test]
+    fn shortened_input_keeps_non_ascii_and_short_runs() {
+        let mut buf = Vec::new();
+        assert_eq!(detector_input(b"all ascii", &mut buf), b"all ascii");
+        let page = [b"x\xe9 ".as_slice(), &[b'a'; 100], b" \xe9"].concat();
+        assert_eq!(detector_input(&page, &mut buf), &page[..]);
+        let page = [b"\xe9 ab ".as_slice(), &[b'a'; 100], b" cd \xe9"].concat();
+        assert_eq!(detector_input(&page, &mut buf), b"\xe9 ab \xe9");
+    }
+
+    proptest! {
+        #[test]
+        fn shortened_input_gives_the_same_guess(
+            pieces in proptest::collection::vec(prop_oneof![
+                3 => "[a-zA-Z0-9 .,:;?!<>=\"/\n\t-]{0,90}",
+                1 => Just("\u{1b}".to_string()),
+                1 => Just(" N.".to_string()),
+                1 => Just(" IV".to_string()),
+            ].prop_map(String::into_bytes).boxed()
+                .prop_union(proptest::collection::vec(128u8..=255, 1..4).boxed())
+                .or(proptest::collection::vec(
+                    prop_oneof![Just(0xaau8), Just(0xba), Just(0xa9), Just(0xa0), 0x81u8..=0xfe],
+                    1..3).boxed()),
+                0..24),
+            url in proptest::sample::select(TLDS.to_vec()),
+            last in any::<bool>(),
+        ) {
+            let page = pieces.concat();
+            let mut buf = Vec::new();
+            let short = detector_input(&page, &mut buf).to_vec();
+            prop_assert_eq!(scores(&short, last), scores(&page, last));
+            prop_assert_eq!(guess(&short, last, url), guess(&page, last, url));
         }
     }
 
