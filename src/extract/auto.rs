@@ -180,6 +180,10 @@ fn words(ident: &str) -> impl Iterator<Item = &str> {
 /// prefixes (`has-sidebar`, `js-social-images`, `with-comments`, `no-ads`) and taxonomy
 /// values (`category-social-media`, `tag-share`, `entry-category-ads`, as WordPress and
 /// Typepad put on every post).
+///
+/// The definition, kept as the obvious twin of [`ident_bits`], which answers it for all
+/// lists at once.
+#[cfg(test)]
 pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
     words(ident).any(|w| {
         if list.contains(&w) {
@@ -218,54 +222,93 @@ pub(crate) const R_ARTICLE: u8 = 1 << 4;
 /// The lists behind the [`R_CONTENT`]… bits, in bit order.
 const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", "articlebody"];
 
-/// Every word of the role lists with the bits of the lists holding it, sorted for binary
-/// search: one lookup per word or part instead of a scan of each list. With it, a 64-bit
-/// filter of the words' (first byte, length) pairs ([`filter_bit`]) that turns most class
-/// words (`col-md-6`, `wrapper`) away without a search.
-fn role_table() -> &'static (Vec<(&'static str, u8)>, u64) {
-    static TABLE: std::sync::OnceLock<(Vec<(&'static str, u8)>, u64)> = std::sync::OnceLock::new();
+/// [`ident_bits`]' bits above the roles' byte: the word lists the learned stage reads of a
+/// block's own element (`auto_model`'s caption, meta and title words)…
+pub(crate) const W_CAPTION: u16 = 1 << 8;
+pub(crate) const W_META: u16 = 1 << 9;
+pub(crate) const W_TITLE: u16 = 1 << 10;
+/// …and, for the lookup only, the words `has_word` treats as exceptions.
+const W_MODIFIER: u16 = 1 << 11;
+const W_TAXONOMY: u16 = 1 << 12;
+/// The bits that are lists (roles, caption, meta, title).
+const LIST_BITS: u16 = (1 << 11) - 1;
+
+/// Every word of the lists [`ident_bits`] reads, with the bits of the lists holding it, in
+/// an open-addressing hash table: one probe (rarely two) per class word or part, where a
+/// binary search took about seven string comparisons.
+struct WordTable {
+    slots: Vec<(&'static str, u16)>,
+    mask: usize,
+}
+
+impl WordTable {
+    /// Home slot of a non-empty word, from its length and first, middle and last bytes.
+    fn home(&self, w: &[u8]) -> usize {
+        let n = w.len();
+        let key = (n as u32)
+            ^ (u32::from(w[0]) << 8)
+            ^ (u32::from(w[n / 2]) << 16)
+            ^ (u32::from(w[n - 1]) << 24);
+        (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & self.mask
+    }
+
+    fn get(&self, word: &str) -> u16 {
+        if word.is_empty() {
+            return 0;
+        }
+        let mut i = self.home(word.as_bytes());
+        loop {
+            let (w, bits) = self.slots[i];
+            if w.is_empty() {
+                return 0;
+            }
+            if w == word {
+                return bits;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
+fn word_table() -> &'static WordTable {
+    static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t: Vec<(&'static str, u8)> = Vec::new();
-        for (list, bit) in [
-            (CONTENT_WORDS, R_CONTENT),
-            (STRONG_BOILER_WORDS, R_STRONG),
-            (WEAK_BOILER_WORDS, R_WEAK),
-            (COMMENT_WORDS, R_COMMENT),
-            (ARTICLE_WORDS, R_ARTICLE),
-        ] {
+        let lists: [(&[&'static str], u16); 10] = [
+            (CONTENT_WORDS, u16::from(R_CONTENT)),
+            (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
+            (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
+            (COMMENT_WORDS, u16::from(R_COMMENT)),
+            (ARTICLE_WORDS, u16::from(R_ARTICLE)),
+            (super::auto_model::CAPTION_WORDS, W_CAPTION),
+            (super::auto_model::META_WORDS, W_META),
+            (super::auto_model::TITLE_WORDS, W_TITLE),
+            (MODIFIER_PREFIXES, W_MODIFIER),
+            (TAXONOMY_WORDS, W_TAXONOMY),
+        ];
+        let n: usize = lists.iter().map(|(l, _)| l.len()).sum();
+        let size = (n * 4).next_power_of_two();
+        let mut t = WordTable {
+            slots: vec![("", 0); size],
+            mask: size - 1,
+        };
+        for (list, bit) in lists {
             for &w in list {
-                match t.iter_mut().find(|(x, _)| *x == w) {
-                    Some((_, b)) => *b |= bit,
-                    None => t.push((w, bit)),
+                let mut i = t.home(w.as_bytes());
+                while !t.slots[i].0.is_empty() && t.slots[i].0 != w {
+                    i = (i + 1) & t.mask;
                 }
+                t.slots[i].0 = w;
+                t.slots[i].1 |= bit;
             }
         }
-        t.sort_unstable();
-        let filter = t.iter().fold(0, |f, (w, _)| f | filter_bit(w));
-        (t, filter)
+        t
     })
-}
-
-/// One of 64 bits for a word, from its first byte and length: a word whose bit is not in a
-/// list's filter is not in the list.
-fn filter_bit(w: &str) -> u64 {
-    let first = w.as_bytes().first().copied().unwrap_or(0) as usize;
-    1 << ((first * 7 + w.len()) & 63)
-}
-
-fn role_bits(word: &str) -> u8 {
-    let (t, filter) = role_table();
-    if filter & filter_bit(word) == 0 {
-        return 0;
-    }
-    t.binary_search_by(|(w, _)| (*w).cmp(word))
-        .map_or(0, |i| t[i].1)
 }
 
 /// Per element, the [`R_CONTENT`]… bits of its own ident: each word and part is looked up
 /// once per element and page, then read by pruning, container scores and the learned stage.
-/// Same answers as [`has_word`] and [`is_comment`] on each list (the obvious twin,
-/// [`roles_by_has_word`], is checked against it by a property test).
+/// Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
+/// [`bits_by_has_word`], is checked against it by a property test).
 pub(crate) fn roles(doc: &Doc) -> Vec<u8> {
     // Runs of elements often share one ident (list items, table cells): the last answer is
     // kept.
@@ -307,38 +350,50 @@ fn clause_marks_slow(text: &str) -> u32 {
 }
 
 fn ident_roles(ident: &str) -> u8 {
-    let mut bits = 0u8;
+    (ident_bits(ident) & 0xff) as u8
+}
+
+/// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
+/// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
+pub(crate) fn ident_bits(ident: &str) -> u16 {
+    let table = word_table();
+    let mut bits = 0u16;
     for w in words(ident) {
-        bits |= role_bits(w);
+        bits |= table.get(w) & LIST_BITS;
         if (w.starts_with("comment") && !w.starts_with("commentary"))
             || w.ends_with("comments")
             || w.contains("disqus")
         {
-            bits |= R_COMMENT;
+            bits |= u16::from(R_COMMENT);
         }
         let mut parts = w.split(['-', '_']).peekable();
-        if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
+        if parts.peek().is_some_and(|p| table.get(p) & W_MODIFIER != 0) {
             continue;
         }
         while let Some(p) = parts.next() {
-            if parts.peek().is_some() && TAXONOMY_WORDS.contains(&p) {
+            let b = table.get(p);
+            if parts.peek().is_some() && b & W_TAXONOMY != 0 {
                 break;
             }
-            bits |= role_bits(p);
+            bits |= b & LIST_BITS;
         }
     }
     bits
 }
 
-/// [`ident_roles`]' obvious twin: one [`has_word`] scan per list.
+/// [`ident_bits`]' obvious twin: one `has_word` scan per list.
 #[cfg(test)]
-fn roles_by_has_word(ident: &str) -> u8 {
-    let bit = |on: bool, b: u8| if on { b } else { 0 };
-    bit(has_word(ident, CONTENT_WORDS), R_CONTENT)
-        | bit(has_word(ident, STRONG_BOILER_WORDS), R_STRONG)
-        | bit(has_word(ident, WEAK_BOILER_WORDS), R_WEAK)
-        | bit(is_comment(ident), R_COMMENT)
-        | bit(has_word(ident, ARTICLE_WORDS), R_ARTICLE)
+fn bits_by_has_word(ident: &str) -> u16 {
+    use super::auto_model::{CAPTION_WORDS, META_WORDS, TITLE_WORDS};
+    let bit = |on: bool, b: u16| if on { b } else { 0 };
+    bit(has_word(ident, CONTENT_WORDS), u16::from(R_CONTENT))
+        | bit(has_word(ident, STRONG_BOILER_WORDS), u16::from(R_STRONG))
+        | bit(has_word(ident, WEAK_BOILER_WORDS), u16::from(R_WEAK))
+        | bit(is_comment(ident), u16::from(R_COMMENT))
+        | bit(has_word(ident, ARTICLE_WORDS), u16::from(R_ARTICLE))
+        | bit(has_word(ident, CAPTION_WORDS), W_CAPTION)
+        | bit(has_word(ident, META_WORDS), W_META)
+        | bit(has_word(ident, TITLE_WORDS), W_TITLE)
 }
 
 /// Declared-content weight of an element: positive for article-like, negative for boilerplate.
@@ -1013,7 +1068,7 @@ mod tests {
             "-post",
             "a--b__c",
         ] {
-            assert_eq!(ident_roles(ident), roles_by_has_word(ident), "{ident:?}");
+            assert_eq!(ident_bits(ident), bits_by_has_word(ident), "{ident:?}");
         }
     }
 
@@ -1033,6 +1088,8 @@ mod tests {
                         "nav", "post", "entry", "has", "js", "no", "category", "tag", "cat",
                         "comment", "comments", "commentary", "disqus", "content", "main",
                         "side", "ad", "ads", "share", "article", "story", "body", "type",
+                        "caption", "wp-caption-text", "author", "date", "title", "h1",
+                        "post-title", "entry-meta", "photo", "is", "with", "format",
                     ]).prop_map(str::to_owned),
                     "[a-z]{0,6}",
                 ],
@@ -1045,7 +1102,7 @@ mod tests {
                 ident.push_str(p);
                 ident.push_str(s);
             }
-            prop_assert_eq!(ident_roles(&ident), roles_by_has_word(&ident), "{:?}", ident);
+            prop_assert_eq!(ident_bits(&ident), bits_by_has_word(&ident), "{:?}", ident);
         }
     }
 

@@ -22,7 +22,10 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
-use super::auto::{has_word, is_prose, Auto, Decision, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK};
+use super::auto::{
+    ident_bits, is_prose, Auto, Decision, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK, W_CAPTION,
+    W_META, W_TITLE,
+};
 use crate::doc::Doc;
 use crate::tokenize::Tag;
 
@@ -140,7 +143,7 @@ const BOILER_PHRASES: &[&str] = &[
 ];
 
 /// Role words in a block's own element's (or its parent's) `id`/`class`.
-const CAPTION_WORDS: &[&str] = &[
+pub(crate) const CAPTION_WORDS: &[&str] = &[
     "caption",
     "credit",
     "credits",
@@ -150,7 +153,7 @@ const CAPTION_WORDS: &[&str] = &[
     "figure",
     "wp-caption-text",
 ];
-const META_WORDS: &[&str] = &[
+pub(crate) const META_WORDS: &[&str] = &[
     "date",
     "time",
     "byline",
@@ -165,7 +168,7 @@ const META_WORDS: &[&str] = &[
     "entry-meta",
     "post-meta",
 ];
-const TITLE_WORDS: &[&str] = &[
+pub(crate) const TITLE_WORDS: &[&str] = &[
     "title",
     "headline",
     "heading",
@@ -600,10 +603,15 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         ) || tag.is_heading();
         let in_region = d.in_region[c];
         let p = prose_of(b);
-        let own = |list: &[&str]| {
-            let parent = &doc.elements[el.parent as usize];
-            flag(has_word(doc.ident(el), list) || (c > 0 && has_word(doc.ident(parent), list)))
-        };
+        // The caption, meta and title words of the block's element or (below the root) its
+        // parent.
+        let own_bits = ident_bits(doc.ident(el))
+            | if c > 0 {
+                ident_bits(doc.ident(&doc.elements[el.parent as usize]))
+            } else {
+                0
+            };
+        let own = |bit: u16| flag(own_bits & bit != 0);
         let row = [
             log1p(b.chars),
             ld,
@@ -672,9 +680,9 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
             (all_prose - before - p) as f32 / all_prose.max(1) as f32,
             ts.stopwords as f32 / ts.words.max(1) as f32,
             ts.boiler_phrases as f32,
-            own(CAPTION_WORDS),
-            own(META_WORDS),
-            own(TITLE_WORDS),
+            own(W_CAPTION),
+            own(W_META),
+            own(W_TITLE),
             flag(region_first.is_some_and(|f| k < f)),
             flag(region_last.is_some_and(|l| k > l)),
         ];
@@ -826,6 +834,12 @@ fn sigmoid(raw: f32) -> f32 {
 /// overlaps their memory loads instead of waiting on one chain of them.
 const LANES: usize = 8;
 
+/// Room for the nodes of all trees: a power of two (16,384; the shipped model has 3,050),
+/// so that [`Model::keeps_all`] indexes its fixed-size node array with a mask, which the
+/// compiler knows is in bounds.
+const NODE_CAP: usize = 1 << 14;
+const _: () = assert!(NODE_CAP.is_power_of_two() && NF.is_power_of_two());
+
 impl Model {
     /// Parse and validate a model file.
     pub fn from_json(json: &str) -> Result<Model, String> {
@@ -863,6 +877,24 @@ impl Model {
                 m.values.push(if leaf { t.value[i] } else { 0.0 });
             }
         }
+        if m.nodes.len() > NODE_CAP {
+            return Err(format!(
+                "model has {} tree nodes, more than the {NODE_CAP} this build walks",
+                m.nodes.len()
+            ));
+        }
+        // Padded to the capacity (with nodes no walk reaches), so that the walks can index
+        // fixed-size arrays with a mask instead of a bounds check.
+        m.nodes.resize(
+            NODE_CAP,
+            Node {
+                feature: 0,
+                split: f32::NAN,
+                left: 0,
+                right: 0,
+            },
+        );
+        m.values.resize(NODE_CAP, 0.0);
         m.suffix = vec![(0.0, 0.0); m.trees.len() + 1];
         for (k, t) in m.trees.iter().enumerate().rev() {
             let leaves = t.feature.iter().zip(&t.value).filter(|(f, _)| **f < 0);
@@ -950,6 +982,14 @@ impl Model {
     pub fn keeps_all(&self, rows: &[&[f32; NF]], rules: &[bool], out: &mut Vec<bool>) {
         const MARGIN: f64 = 1e-3;
         out.clear();
+        let (Ok(nodes), Ok(values)) = (
+            <&[Node; NODE_CAP]>::try_from(self.nodes.as_slice()),
+            <&[f32; NODE_CAP]>::try_from(self.values.as_slice()),
+        ) else {
+            // Not a model from `from_json` (which pads both): one full walk per row.
+            out.extend(rows.iter().zip(rules).map(|(x, &r)| self.keeps_full(x, r)));
+            return;
+        };
         for (chunk, verdicts) in rows.chunks(LANES).zip(rules.chunks(LANES)) {
             let n = chunk.len();
             let mut lane = [chunk[0]; LANES];
@@ -985,8 +1025,10 @@ impl Model {
                 for _ in 0..steps {
                     let mut moved = false;
                     for j in 0..LANES {
-                        let node = self.nodes[at[j]];
-                        let next = if lane[j][node.feature as usize] <= node.split {
+                        // Masks that change nothing: `from_json` checked every child
+                        // index (< NODE_CAP) and feature (< NF, a power of two).
+                        let node = nodes[at[j] & (NODE_CAP - 1)];
+                        let next = if lane[j][node.feature as usize & (NF - 1)] <= node.split {
                             node.left
                         } else {
                             node.right
@@ -999,7 +1041,7 @@ impl Model {
                     }
                 }
                 for j in 0..LANES {
-                    sum[j] += self.values[at[j]];
+                    sum[j] += values[at[j] & (NODE_CAP - 1)];
                 }
             }
             for j in 0..n {
