@@ -320,26 +320,21 @@ impl<'a> Builder<'a> {
     }
 
     fn push_segment(&mut self, piece: &str, line: u32) {
-        // Control characters (NUL and the other C0 codes but whitespace, DEL) are not text a
-        // reader sees: browsers drop them, and so do we, so they never reach a shard.
-        let cleaned;
-        let piece = if piece.bytes().any(is_control) {
-            cleaned = piece
-                .chars()
-                .filter(|&c| !c.is_ascii() || !is_control(c as u8))
-                .collect::<String>();
-            cleaned.as_str()
-        } else {
-            piece
-        };
-        let space_before = piece.starts_with(|c: char| c.is_whitespace());
-        let space_after = piece.ends_with(|c: char| c.is_whitespace());
         let start = self.doc.text.len();
-        let chars = collapse_whitespace(piece, &mut self.doc.text);
+        let (chars, space_before, space_after) =
+            match collapse_plain_ascii(piece, &mut self.doc.text) {
+                Some(chars) => {
+                    let b = piece.as_bytes();
+                    let space = |c: Option<&u8>| c.is_some_and(u8::is_ascii_whitespace);
+                    (chars, space(b.first()), space(b.last()))
+                }
+                None => clean_and_collapse(piece, &mut self.doc.text),
+            };
         if chars == 0 {
-            // Whitespace only: remember it as spacing for the previous segment.
+            // Whitespace only (or nothing, or only control characters): remember any
+            // whitespace as spacing for the previous segment.
             if let Some(prev) = self.doc.segments.last_mut() {
-                if !piece.is_empty() {
+                if space_before {
                     prev.space_after = true;
                 }
             }
@@ -851,6 +846,62 @@ fn collapse_whitespace(piece: &str, out: &mut String) -> u32 {
     u32::try_from(out.len() - before).unwrap_or(u32::MAX)
 }
 
+/// [`Builder::push_segment`]'s text: control characters dropped (NUL and the other C0 codes
+/// but whitespace, and DEL are not text a reader sees: browsers drop them, and so do we, so
+/// they never reach a shard), whitespace runs collapsed into `out`. Gives the characters
+/// written and whether the piece began and ended with whitespace.
+fn clean_and_collapse(piece: &str, out: &mut String) -> (u32, bool, bool) {
+    let cleaned;
+    let piece = if piece.bytes().any(is_control) {
+        cleaned = piece
+            .chars()
+            .filter(|&c| !c.is_ascii() || !is_control(c as u8))
+            .collect::<String>();
+        cleaned.as_str()
+    } else {
+        piece
+    };
+    let space_before = piece.starts_with(|c: char| c.is_whitespace());
+    let space_after = piece.ends_with(|c: char| c.is_whitespace());
+    (collapse_whitespace(piece, out), space_before, space_after)
+}
+
+/// [`clean_and_collapse`]'s common case in one pass: a piece of printable ASCII and
+/// whitespace other than U+000B (which is a control character to [`is_control`]) has nothing
+/// to drop, so its words are copied as they are found. Gives `None`, with `out` as it was,
+/// at the first other byte; the caller then takes the general path.
+fn collapse_plain_ascii(piece: &str, out: &mut String) -> Option<u32> {
+    let bytes = piece.as_bytes();
+    let before = out.len();
+    let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0c | b'\r');
+    let is_graphic = |b: u8| b.wrapping_sub(0x21) < 0x5e;
+    let mut i = 0;
+    loop {
+        while let Some(&b) = bytes.get(i) {
+            if !is_space(b) {
+                break;
+            }
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else { break };
+        if !is_graphic(b) {
+            out.truncate(before);
+            return None;
+        }
+        let word_start = i;
+        while bytes.get(i).is_some_and(|&b| is_graphic(b)) {
+            i += 1;
+        }
+        if out.len() > before {
+            out.push(' ');
+        }
+        // Printable ASCII, so both ends are char boundaries.
+        out.push_str(piece.get(word_start..i).unwrap_or_default());
+    }
+    // ASCII: one byte per character.
+    Some(u32::try_from(out.len() - before).unwrap_or(u32::MAX))
+}
+
 /// The obvious [`collapse_whitespace`]: `split_whitespace` and a character count per word.
 fn collapse_whitespace_chars(piece: &str, out: &mut String) -> u32 {
     let mut chars = 0u32;
@@ -876,6 +927,27 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn plain_ascii_path_matches_the_general_one(
+            piece in "[ -~\t\n\r\x0b\x0c\x00-\x08\x7f\u{a0}é]{0,60}",
+        ) {
+            let (mut fast, mut slow) = (String::from("x"), String::from("x"));
+            let general = clean_and_collapse(&piece, &mut slow);
+            match collapse_plain_ascii(&piece, &mut fast) {
+                Some(chars) => {
+                    prop_assert_eq!(&fast, &slow);
+                    prop_assert_eq!(chars, general.0);
+                    let b = piece.as_bytes();
+                    prop_assert_eq!(b.first().is_some_and(u8::is_ascii_whitespace), general.1);
+                    prop_assert_eq!(b.last().is_some_and(u8::is_ascii_whitespace), general.2);
+                }
+                None => {
+                    prop_assert_eq!(fast.as_str(), "x");
+                    prop_assert!(piece.bytes().any(|b| !b.is_ascii() || is_control(b) || b == 0x0b));
+                }
+            }
+        }
+
         #[test]
         fn collapse_whitespace_matches_the_obvious_version(
             piece in "[ a-z\t\n\r\x0b\x0c\u{85}\u{a0}\u{2000}\u{3000}é.,]{0,60}",

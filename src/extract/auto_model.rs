@@ -386,7 +386,15 @@ fn ends_punct(text: &str) -> bool {
 fn text_stats(text: &str, title: &TitleWords) -> TextStats {
     let mut t = TextStats::default();
     let mut lw = String::new();
-    for w in text.split_whitespace() {
+    let ascii = text.is_ascii();
+    // ASCII text splits on bytes: `split_whitespace` and `split_ascii_whitespace` agree on
+    // it but for U+000B (vertical tab), which only the first counts as whitespace.
+    let words: &mut dyn Iterator<Item = &str> = if ascii && !text.contains('\u{b}') {
+        &mut text.split_ascii_whitespace()
+    } else {
+        &mut text.split_whitespace()
+    };
+    for w in words {
         t.words += 1;
         lw.clear();
         if w.is_ascii() {
@@ -412,7 +420,6 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             t.title_words += 1;
         }
     }
-    let ascii = text.is_ascii();
     if ascii {
         for b in text.bytes() {
             if b.is_ascii_digit() {
@@ -1162,7 +1169,7 @@ mod tests {
                 ],
                 0..24,
             ),
-            seps in proptest::collection::vec(proptest::prop_oneof![" ", "\n", "\u{a0}", "", "\u{3000}"], 24),
+            seps in proptest::collection::vec(proptest::prop_oneof![" ", "\n", "\u{a0}", "", "\u{3000}", "\u{b}", "\t"], 24),
             title in ".{0,20}|River [Pp]lan (approved|Next)",
         ) {
             let text: String = words.iter().zip(&seps).flat_map(|(w, s)| [w.as_str(), s]).collect();
