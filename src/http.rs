@@ -392,11 +392,14 @@ pub fn looks_binary(body: &[u8]) -> bool {
     let window = body.get(..1024).unwrap_or(body);
     let is_binary_byte = |c: u8| matches!(c, 0x00..=0x08 | 0x0b | 0x0e..=0x1a | 0x1c..=0x1f);
     let binary = window.iter().filter(|&&c| is_binary_byte(c)).count();
+    if binary * 12 <= window.len() {
+        return false; // every real page: the second count is not needed
+    }
     let ascii_text = window
         .iter()
         .filter(|&&c| (0x20..0x7f).contains(&c) || matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r'))
         .count();
-    if binary * 12 <= window.len() || ascii_text * 10 >= window.len() * 7 {
+    if ascii_text * 10 >= window.len() * 7 {
         return false;
     }
     let nul_at = |parity: usize| {

@@ -519,6 +519,18 @@ impl RawBuf {
         }
     }
 
+    /// A reader of nothing, with no buffer: what a [`GzMembers`] decoder kept for reuse
+    /// holds between members.
+    fn placeholder() -> RawBuf {
+        RawBuf {
+            inner: Box::new(io::empty()),
+            buf: Box::default(),
+            start: 0,
+            end: 0,
+            consumed: 0,
+        }
+    }
+
     fn available(&self) -> usize {
         self.end - self.start
     }
@@ -608,6 +620,9 @@ struct GzMembers {
     /// Decompressed bytes produced so far.
     produced: u64,
     members: VecDeque<Member>,
+    /// The last member's decoder, reset for the next one: a new decoder per member (one per
+    /// record in Common Crawl files) allocated and zeroed its inflate state every time.
+    spare: Option<Box<GzDecoder<RawBuf>>>,
 }
 
 impl GzMembers {
@@ -616,7 +631,16 @@ impl GzMembers {
             state: GzState::Between(raw),
             produced: 0,
             members: VecDeque::new(),
+            spare: None,
         }
+    }
+
+    /// Takes the reader back from a decoder whose member ended or failed, keeping the
+    /// decoder for the next member.
+    fn release(&mut self, mut decoder: Box<GzDecoder<RawBuf>>) -> RawBuf {
+        let raw = std::mem::replace(decoder.get_mut(), RawBuf::placeholder());
+        self.spare = Some(decoder);
+        raw
     }
 
     fn start_member(&mut self, raw: RawBuf) {
@@ -636,8 +660,17 @@ impl GzMembers {
             self.members.pop_front();
         }
         self.members.push_back(member);
+        let decoder = match self.spare.take() {
+            // `reset` clears the gzip, CRC and inflate state (keeping its allocations) and
+            // hands back the placeholder.
+            Some(mut decoder) => {
+                decoder.reset(raw);
+                decoder
+            }
+            None => Box::new(GzDecoder::new(raw)),
+        };
         self.state = GzState::Member {
-            decoder: Box::new(GzDecoder::new(raw)),
+            decoder,
             start: member.compressed,
         };
     }
@@ -686,7 +719,7 @@ impl Read for GzMembers {
         loop {
             match std::mem::replace(&mut self.state, GzState::Done) {
                 GzState::Member { mut decoder, start } => match decoder.read(buf) {
-                    Ok(0) => self.state = GzState::Between(decoder.into_inner()),
+                    Ok(0) => self.state = GzState::Between(self.release(decoder)),
                     Ok(n) => {
                         self.produced += n as u64;
                         self.state = GzState::Member { decoder, start };
@@ -702,7 +735,7 @@ impl Read for GzMembers {
                         } else {
                             "is corrupt"
                         };
-                        self.state = GzState::Resync(decoder.into_inner());
+                        self.state = GzState::Resync(self.release(decoder));
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,
                             format!("the gzip member at compressed offset {start} {what} ({e})"),
