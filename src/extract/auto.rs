@@ -252,17 +252,17 @@ impl WordTable {
         (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & self.mask
     }
 
-    fn get(&self, word: &str) -> u16 {
+    fn get(&self, word: &[u8]) -> u16 {
         if word.is_empty() {
             return 0;
         }
-        let mut i = self.home(word.as_bytes());
+        let mut i = self.home(word);
         loop {
             let (w, bits) = self.slots[i];
             if w.is_empty() {
                 return 0;
             }
-            if w == word {
+            if w.as_bytes() == word {
                 return bits;
             }
             i = (i + 1) & self.mask;
@@ -356,27 +356,41 @@ fn ident_roles(ident: &str) -> u8 {
 /// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
 /// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
 pub(crate) fn ident_bits(ident: &str) -> u16 {
-    let table = word_table();
     let mut bits = 0u16;
-    for w in words(ident) {
-        bits |= table.get(w) & LIST_BITS;
-        if (w.starts_with("comment") && !w.starts_with("commentary"))
-            || w.ends_with("comments")
-            || w.contains("disqus")
-        {
-            bits |= u16::from(R_COMMENT);
+    // ASCII splits on bytes (`words` splits on Unicode whitespace, the same bytes but
+    // U+000B, which only it counts).
+    if ident.is_ascii() && !ident.contains('\u{b}') {
+        for w in ident.split_ascii_whitespace() {
+            bits |= word_bits(w.as_bytes());
         }
-        let mut parts = w.split(['-', '_']).peekable();
-        if parts.peek().is_some_and(|p| table.get(p) & W_MODIFIER != 0) {
-            continue;
+    } else {
+        for w in words(ident) {
+            bits |= word_bits(w.as_bytes());
         }
-        while let Some(p) = parts.next() {
-            let b = table.get(p);
-            if parts.peek().is_some() && b & W_TAXONOMY != 0 {
-                break;
-            }
-            bits |= b & LIST_BITS;
+    }
+    bits
+}
+
+/// [`ident_bits`] of one word (bytes of UTF-8: `-` and `_` never occur inside a character).
+fn word_bits(w: &[u8]) -> u16 {
+    let table = word_table();
+    let mut bits = table.get(w) & LIST_BITS;
+    if (w.starts_with(b"comment") && !w.starts_with(b"commentary"))
+        || w.ends_with(b"comments")
+        || memchr::memmem::find(w, b"disqus").is_some()
+    {
+        bits |= u16::from(R_COMMENT);
+    }
+    let mut parts = w.split(|&b| b == b'-' || b == b'_').peekable();
+    if parts.peek().is_some_and(|p| table.get(p) & W_MODIFIER != 0) {
+        return bits;
+    }
+    while let Some(p) = parts.next() {
+        let b = table.get(p);
+        if parts.peek().is_some() && b & W_TAXONOMY != 0 {
+            break;
         }
+        bits |= b & LIST_BITS;
     }
     bits
 }
@@ -1092,10 +1106,14 @@ mod tests {
                         "post-title", "entry-meta", "photo", "is", "with", "format",
                     ]).prop_map(str::to_owned),
                     "[a-z]{0,6}",
+                    "[a-zé\u{a0}\u{b}\t]{0,6}",
                 ],
                 0..8,
             ),
-            seps in prop::collection::vec(prop::sample::select(vec![" ", "-", "_", "  "]), 8),
+            seps in prop::collection::vec(
+                prop::sample::select(vec![" ", "-", "_", "  ", "\t", "\u{b}", "\u{a0}", "\u{3000}"]),
+                8,
+            ),
         ) {
             let mut ident = String::new();
             for (p, s) in parts.iter().zip(&seps) {
