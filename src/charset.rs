@@ -139,6 +139,17 @@ fn run_detector(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
     )
 }
 
+/// Whether the detector, fed the shortened input [`decode`] gives it, guesses as it does on
+/// the whole sample of `bytes`. Always true (see [`detector_input`]); public for the
+/// `charset` fuzz target, which checks it on arbitrary bytes.
+#[doc(hidden)]
+pub fn detector_input_agrees(bytes: &[u8], url: Option<&str>) -> bool {
+    let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
+    let last = sample.len() == bytes.len();
+    let mut short = Vec::new();
+    guess(detector_input(sample, &mut short), last, url) == guess(sample, last, url)
+}
+
 /// The detector's guess on `input`, which ends the stream when `last`.
 fn guess(input: &[u8], last: bool, url: Option<&str>) -> &'static Encoding {
     let mut detector = chardetng::EncodingDetector::new();

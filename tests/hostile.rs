@@ -1397,6 +1397,8 @@ fn run_fuzz_target(target: &str, data: &[u8]) {
         "charset" => {
             let _ = charset::decode(data, Some("utf-8"), Some("http://a.jp/"));
             let _ = charset::decode(data, None, None);
+            assert!(charset::detector_input_agrees(data, Some("http://a.jp/")));
+            assert!(charset::detector_input_agrees(data, None));
         }
         "tokenizer" | "extract_methods" | "pipeline_record" => {
             let src = String::from_utf8_lossy(data);

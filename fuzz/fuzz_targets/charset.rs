@@ -2,7 +2,9 @@
 //! `charset::prescan_meta`. Layout: byte 0 = label length, byte 1 = URL length, then the
 //! label, the URL (both lossily UTF-8) and the payload.
 //!
-//! Checks: no panic; a payload decoded as UTF-8 (no BOM) without errors comes back unchanged.
+//! Checks: no panic; a payload decoded as UTF-8 (no BOM) without errors comes back unchanged;
+//! the detector guesses the same on the shortened input `decode` feeds it as on the whole
+//! sample (with and without the URL's TLD hint).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -17,6 +19,8 @@ fuzz_target!(|data: &[u8]| {
     let label = String::from_utf8_lossy(label);
     let url = String::from_utf8_lossy(url);
     let _ = charset::prescan_meta(body);
+    assert!(charset::detector_input_agrees(body, Some(url.as_ref())));
+    assert!(charset::detector_input_agrees(body, None));
     for (l, u) in [
         (Some(label.as_ref()), Some(url.as_ref())),
         (None, Some(url.as_ref())),
