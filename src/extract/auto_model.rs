@@ -296,8 +296,12 @@ impl TitleWords {
     }
 
     fn bit(w: &str) -> u64 {
-        let first = w.as_bytes().first().copied().unwrap_or(0) as usize;
-        1 << ((first ^ w.len().wrapping_mul(7)) & 63)
+        Self::bit_of(w.as_bytes().first().copied().unwrap_or(0), w.len())
+    }
+
+    /// [`TitleWords::bit`] of a word from its first byte and length.
+    fn bit_of(first: u8, len: usize) -> u64 {
+        1 << ((usize::from(first) ^ len.wrapping_mul(7)) & 63)
     }
 
     fn contains(&self, w: &str) -> bool {
@@ -328,6 +332,55 @@ fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
         [build(false), build(true)]
     });
     &both[usize::from(ascii_folding)]
+}
+
+/// [`text_stats`]' word counts and letter counts of an ASCII text without U+000B, in one
+/// pass over each word: a word's lower-cased letters and digits become its stopword key as
+/// they are read, and are copied out only when the title filter lets the word through.
+fn ascii_words(text: &str, title: &TitleWords, t: &mut TextStats) {
+    let mut lw = String::new();
+    for w in text.split_ascii_whitespace() {
+        let w = w.as_bytes();
+        t.words += 1;
+        t.word_chars += w.len() as u32;
+        t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
+        let (mut key, mut n, mut first) = (0u64, 0usize, 0u8);
+        for &b in w {
+            if b.is_ascii_digit() {
+                t.digits += 1;
+            } else if b.is_ascii_alphabetic() {
+                t.letters += 1;
+                t.upper += u32::from(b.is_ascii_uppercase());
+            } else {
+                continue;
+            }
+            let l = b.to_ascii_lowercase();
+            if n == 0 {
+                first = l;
+            }
+            if n < 8 {
+                key |= u64::from(l) << (56 - 8 * n);
+            }
+            n += 1;
+        }
+        if n == 0 {
+            continue;
+        }
+        if n <= 8 && STOPWORD_KEYS.binary_search(&key).is_ok() {
+            t.stopwords += 1;
+        }
+        if title.filter & TitleWords::bit_of(first, n) != 0 {
+            lw.clear();
+            lw.extend(
+                w.iter()
+                    .filter(|b| b.is_ascii_alphanumeric())
+                    .map(|b| char::from(b.to_ascii_lowercase())),
+            );
+            if title.contains(&lw) {
+                t.title_words += 1;
+            }
+        }
+    }
 }
 
 /// A page's title words, lower-cased, sorted and deduplicated for binary search.
@@ -385,52 +438,50 @@ fn ends_punct(text: &str) -> bool {
 /// the tests hold it to.
 fn text_stats(text: &str, title: &TitleWords) -> TextStats {
     let mut t = TextStats::default();
-    let mut lw = String::new();
     let ascii = text.is_ascii();
-    // ASCII text splits on bytes: `split_whitespace` and `split_ascii_whitespace` agree on
-    // it but for U+000B (vertical tab), which only the first counts as whitespace.
-    let words: &mut dyn Iterator<Item = &str> = if ascii && !text.contains('\u{b}') {
-        &mut text.split_ascii_whitespace()
+    // (U+000B: `split_whitespace` splits there, `ascii_words` would not.)
+    if ascii && !text.contains('\u{b}') {
+        ascii_words(text, title, &mut t);
     } else {
-        &mut text.split_whitespace()
-    };
-    for w in words {
-        t.words += 1;
-        lw.clear();
-        if w.is_ascii() {
-            t.word_chars += w.len() as u32;
-            if w.as_bytes()[0].is_ascii_uppercase() {
-                t.cap_words += 1;
+        let mut lw = String::new();
+        for w in text.split_whitespace() {
+            t.words += 1;
+            lw.clear();
+            if w.is_ascii() {
+                t.word_chars += w.len() as u32;
+                if w.as_bytes()[0].is_ascii_uppercase() {
+                    t.cap_words += 1;
+                }
+                lw.extend(
+                    w.bytes()
+                        .filter(u8::is_ascii_alphanumeric)
+                        .map(|b| char::from(b.to_ascii_lowercase())),
+                );
+            } else {
+                unicode_word(w, &mut lw, &mut t);
             }
-            lw.extend(
-                w.bytes()
-                    .filter(u8::is_ascii_alphanumeric)
-                    .map(|b| char::from(b.to_ascii_lowercase())),
-            );
+            if lw.is_empty() {
+                continue;
+            }
+            if word_key(lw.as_bytes()).is_some_and(|k| STOPWORD_KEYS.binary_search(&k).is_ok()) {
+                t.stopwords += 1;
+            }
+            if title.contains(&lw) {
+                t.title_words += 1;
+            }
+        }
+        if ascii {
+            for b in text.bytes() {
+                if b.is_ascii_digit() {
+                    t.digits += 1;
+                } else if b.is_ascii_alphabetic() {
+                    t.letters += 1;
+                    t.upper += u32::from(b.is_ascii_uppercase());
+                }
+            }
         } else {
-            unicode_word(w, &mut lw, &mut t);
+            unicode_letters(text, &mut t);
         }
-        if lw.is_empty() {
-            continue;
-        }
-        if word_key(lw.as_bytes()).is_some_and(|k| STOPWORD_KEYS.binary_search(&k).is_ok()) {
-            t.stopwords += 1;
-        }
-        if title.contains(&lw) {
-            t.title_words += 1;
-        }
-    }
-    if ascii {
-        for b in text.bytes() {
-            if b.is_ascii_digit() {
-                t.digits += 1;
-            } else if b.is_ascii_alphabetic() {
-                t.letters += 1;
-                t.upper += u32::from(b.is_ascii_uppercase());
-            }
-        }
-    } else {
-        unicode_letters(text, &mut t);
     }
     t.ends_punct = ends_punct(text);
     let mut seen = 0u64;
