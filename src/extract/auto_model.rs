@@ -346,12 +346,7 @@ fn ascii_words(text: &str, title: &TitleWords, t: &mut TextStats) {
         t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
         let (mut key, mut n, mut first) = (0u64, 0usize, 0u8);
         for &b in w {
-            if b.is_ascii_digit() {
-                t.digits += 1;
-            } else if b.is_ascii_alphabetic() {
-                t.letters += 1;
-                t.upper += u32::from(b.is_ascii_uppercase());
-            } else {
+            if !count_ascii(b, t) {
                 continue;
             }
             let l = b.to_ascii_lowercase();
@@ -381,6 +376,20 @@ fn ascii_words(text: &str, title: &TitleWords, t: &mut TextStats) {
             }
         }
     }
+}
+
+/// Counts an ASCII byte into `t`'s digits, letters and capitals; whether it is a letter or
+/// digit.
+fn count_ascii(b: u8, t: &mut TextStats) -> bool {
+    if b.is_ascii_digit() {
+        t.digits += 1;
+    } else if b.is_ascii_alphabetic() {
+        t.letters += 1;
+        t.upper += u32::from(b.is_ascii_uppercase());
+    } else {
+        return false;
+    }
+    true
 }
 
 /// A page's title words, lower-cased, sorted and deduplicated for binary search.
@@ -472,12 +481,7 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
         }
         if ascii {
             for b in text.bytes() {
-                if b.is_ascii_digit() {
-                    t.digits += 1;
-                } else if b.is_ascii_alphabetic() {
-                    t.letters += 1;
-                    t.upper += u32::from(b.is_ascii_uppercase());
-                }
+                count_ascii(b, &mut t);
             }
         } else {
             unicode_letters(text, &mut t);
