@@ -130,13 +130,16 @@ pub fn decode<'a>(bytes: &'a [u8], http_charset: Option<&str>, url: Option<&str>
 /// `chardetng` over the first [`DETECT_BYTES`], hinted with the URL's TLD (UTF-8 allowed),
 /// fed with [`detector_input`]: the same guess as the whole sample, for less work.
 fn run_detector(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
-    let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
+    let (sample, last) = detector_sample(bytes);
     let mut short = Vec::new();
-    guess(
-        detector_input(sample, &mut short),
-        sample.len() == bytes.len(),
-        url,
-    )
+    guess(detector_input(sample, &mut short), last, url)
+}
+
+/// The first [`DETECT_BYTES`] of `bytes`, and whether they are all of it (the detector's
+/// `last`).
+fn detector_sample(bytes: &[u8]) -> (&[u8], bool) {
+    let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
+    (sample, sample.len() == bytes.len())
 }
 
 /// Whether the detector, fed the shortened input [`decode`] gives it, guesses as it does on
@@ -144,8 +147,7 @@ fn run_detector(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
 /// `charset` fuzz target, which checks it on arbitrary bytes.
 #[doc(hidden)]
 pub fn detector_input_agrees(bytes: &[u8], url: Option<&str>) -> bool {
-    let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
-    let last = sample.len() == bytes.len();
+    let (sample, last) = detector_sample(bytes);
     let mut short = Vec::new();
     guess(detector_input(sample, &mut short), last, url) == guess(sample, last, url)
 }
@@ -162,8 +164,8 @@ fn guess(input: &[u8], last: bool, url: Option<&str>) -> &'static Encoding {
 const CUT_MIN_RUN: usize = 64;
 
 /// `sample` with the inside of its long ASCII runs cut out, for `chardetng`, which gives the
-/// same guess on it as on `sample` (checked against it by `tests::
-/// shortened_input_gives_the_same_guess` and on the devset). The detector reads every byte
+/// same guess on it as on `sample` (checked by the `shortened_input_*` tests, which compare
+/// every candidate's score, and by the `charset` fuzz target). The detector reads every byte
 /// after the first non-ASCII one with each of its 27 candidates, and an HTML page's bytes
 /// there are mostly markup: the cut leaves it a small fraction of them.
 ///
@@ -245,7 +247,7 @@ fn detector_input<'a>(sample: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
 /// (and everything that is not valid UTF-8) goes to the detector. `tests::
 /// utf8_shortcut_agrees_with_detector` checks this against the detector itself.
 fn detector_would_say_utf8(bytes: &[u8]) -> bool {
-    let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
+    let (sample, _) = detector_sample(bytes);
     Encoding::ascii_valid_up_to(sample) < sample.len() || memchr::memchr(0x1b, sample).is_none()
 }
 
@@ -792,8 +794,8 @@ mod tests {
 
     /// The slow twin of `decode`'s detection: the detector on the whole sample, always.
     fn detected_the_slow_way(bytes: &[u8], url: Option<&str>) -> &'static Encoding {
-        let sample = bytes.get(..DETECT_BYTES).unwrap_or(bytes);
-        guess(sample, sample.len() == bytes.len(), url)
+        let (sample, last) = detector_sample(bytes);
+        guess(sample, last, url)
     }
 
     #[test]

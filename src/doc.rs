@@ -813,37 +813,17 @@ pub fn is_removed(tag: Tag) -> bool {
 /// Appends the words of `piece` (split at Unicode whitespace, as [`str::split_whitespace`])
 /// to `out`, joined by single spaces; returns the characters appended.
 ///
-/// Most text runs are ASCII: those are split with a byte loop over the six ASCII whitespace
-/// bytes Unicode counts (`\t \n \x0b \x0c \r` and space), and their character count is
-/// their byte count. Anything else goes to [`collapse_whitespace_chars`], the obvious version,
-/// which the tests also compare this one with.
+/// Most text runs are printable ASCII and whitespace: [`collapse_plain_ascii`] does those
+/// in one byte pass. Anything else (non-ASCII, U+000B, other control bytes) goes to
+/// [`collapse_whitespace_chars`], the obvious version, which the tests also compare this one
+/// with.
 fn collapse_whitespace(piece: &str, out: &mut String) -> u32 {
-    if !piece.is_ascii() {
-        return collapse_whitespace_chars(piece, out);
+    if piece.is_ascii() {
+        if let Some(chars) = collapse_plain_ascii(piece, out) {
+            return chars;
+        }
     }
-    let is_space = |b: u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
-    let bytes = piece.as_bytes();
-    let before = out.len();
-    let mut i = 0;
-    loop {
-        while bytes.get(i).is_some_and(|&b| is_space(b)) {
-            i += 1;
-        }
-        if i >= bytes.len() {
-            break;
-        }
-        let word_start = i;
-        while bytes.get(i).is_some_and(|&b| !is_space(b)) {
-            i += 1;
-        }
-        if out.len() > before {
-            out.push(' ');
-        }
-        // ASCII, so every index is a char boundary.
-        out.push_str(piece.get(word_start..i).unwrap_or_default());
-    }
-    // ASCII: one byte per character.
-    u32::try_from(out.len() - before).unwrap_or(u32::MAX)
+    collapse_whitespace_chars(piece, out)
 }
 
 /// [`Builder::push_segment`]'s text: control characters dropped (NUL and the other C0 codes

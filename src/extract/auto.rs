@@ -168,10 +168,40 @@ pub(crate) const CONTENT_WORDS: &[&str] = &[
     "itemprop-articlebody",
 ];
 
-fn words(ident: &str) -> impl Iterator<Item = &str> {
-    ident
-        .split(|c: char| c.is_whitespace())
-        .filter(|w| !w.is_empty())
+/// The whitespace-separated words of `text` (`str::split_whitespace`), split on bytes when
+/// the text is ASCII: the two agree there but for U+000B, which only the first splits on.
+pub(crate) fn words(text: &str) -> Words<'_> {
+    if text.is_ascii() && !text.contains('\u{b}') {
+        Words::Ascii(text.split_ascii_whitespace())
+    } else {
+        Words::Unicode(text.split_whitespace())
+    }
+}
+
+/// [`words`]' iterator.
+pub(crate) enum Words<'a> {
+    Ascii(std::str::SplitAsciiWhitespace<'a>),
+    Unicode(std::str::SplitWhitespace<'a>),
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Words::Ascii(w) => w.next(),
+            Words::Unicode(w) => w.next(),
+        }
+    }
+
+    /// One choice of variant for the whole walk (`for_each`, `fold`, `sum` go through
+    /// here), not one per word.
+    fn fold<B, F: FnMut(B, &'a str) -> B>(self, init: B, f: F) -> B {
+        match self {
+            Words::Ascii(w) => w.fold(init, f),
+            Words::Unicode(w) => w.fold(init, f),
+        }
+    }
 }
 
 /// Does `ident` carry one of `list` as a word or as a `-`/`_`-separated part of a word?
@@ -356,19 +386,7 @@ fn ident_roles(ident: &str) -> u8 {
 /// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
 /// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
 pub(crate) fn ident_bits(ident: &str) -> u16 {
-    let mut bits = 0u16;
-    // ASCII splits on bytes (`words` splits on Unicode whitespace, the same bytes but
-    // U+000B, which only it counts).
-    if ident.is_ascii() && !ident.contains('\u{b}') {
-        for w in ident.split_ascii_whitespace() {
-            bits |= word_bits(w.as_bytes());
-        }
-    } else {
-        for w in words(ident) {
-            bits |= word_bits(w.as_bytes());
-        }
-    }
-    bits
+    words(ident).fold(0, |bits, w| bits | word_bits(w.as_bytes()))
 }
 
 /// [`ident_bits`] of one word (bytes of UTF-8: `-` and `_` never occur inside a character).

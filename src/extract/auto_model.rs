@@ -23,8 +23,8 @@ use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
 use super::auto::{
-    ident_bits, is_prose, Auto, Decision, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK, W_CAPTION,
-    W_META, W_TITLE,
+    ident_bits, is_prose, words, Auto, Decision, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK,
+    W_CAPTION, W_META, W_TITLE,
 };
 use crate::doc::Doc;
 use crate::tokenize::Tag;
@@ -334,46 +334,41 @@ fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
     &both[usize::from(ascii_folding)]
 }
 
-/// [`text_stats`]' word counts and letter counts of an ASCII text without U+000B, in one
-/// pass over each word: a word's lower-cased letters and digits become its stopword key as
-/// they are read, and are copied out only when the title filter lets the word through.
-fn ascii_words(text: &str, title: &TitleWords, t: &mut TextStats) {
-    let mut lw = String::new();
-    for w in text.split_ascii_whitespace() {
-        let w = w.as_bytes();
-        t.words += 1;
-        t.word_chars += w.len() as u32;
-        t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
-        let (mut key, mut n, mut first) = (0u64, 0usize, 0u8);
-        for &b in w {
-            if !count_ascii(b, t) {
-                continue;
-            }
-            let l = b.to_ascii_lowercase();
-            if n == 0 {
-                first = l;
-            }
-            if n < 8 {
-                key |= u64::from(l) << (56 - 8 * n);
-            }
-            n += 1;
-        }
-        if n == 0 {
+/// [`text_stats`]' counts of one ASCII word, in one pass over it: its lower-cased letters
+/// and digits become its stopword key as they are read, and are copied out (into `lw`)
+/// only when the title filter lets the word through.
+fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) {
+    t.word_chars += w.len() as u32;
+    t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
+    let (mut key, mut n, mut first) = (0u64, 0usize, 0u8);
+    for &b in w {
+        if !count_ascii(b, t) {
             continue;
         }
-        if n <= 8 && STOPWORD_KEYS.binary_search(&key).is_ok() {
-            t.stopwords += 1;
+        let l = b.to_ascii_lowercase();
+        if n == 0 {
+            first = l;
         }
-        if title.filter & TitleWords::bit_of(first, n) != 0 {
-            lw.clear();
-            lw.extend(
-                w.iter()
-                    .filter(|b| b.is_ascii_alphanumeric())
-                    .map(|b| char::from(b.to_ascii_lowercase())),
-            );
-            if title.contains(&lw) {
-                t.title_words += 1;
-            }
+        if n < 8 {
+            key |= u64::from(l) << (56 - 8 * n);
+        }
+        n += 1;
+    }
+    if n == 0 {
+        return;
+    }
+    if n <= 8 && STOPWORD_KEYS.binary_search(&key).is_ok() {
+        t.stopwords += 1;
+    }
+    if title.filter & TitleWords::bit_of(first, n) != 0 {
+        lw.clear();
+        lw.extend(
+            w.iter()
+                .filter(|b| b.is_ascii_alphanumeric())
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+        if title.contains(lw) {
+            t.title_words += 1;
         }
     }
 }
@@ -447,30 +442,24 @@ fn ends_punct(text: &str) -> bool {
 /// the tests hold it to.
 fn text_stats(text: &str, title: &TitleWords) -> TextStats {
     let mut t = TextStats::default();
-    let ascii = text.is_ascii();
-    // (U+000B: `split_whitespace` splits there, `ascii_words` would not.)
-    if ascii && !text.contains('\u{b}') {
-        ascii_words(text, title, &mut t);
-    } else {
-        let mut lw = String::new();
-        for w in text.split_whitespace() {
+    let mut lw = String::new();
+    match words(text) {
+        Words::Ascii(ws) => ws.for_each(|w| {
             t.words += 1;
-            lw.clear();
+            ascii_word(w.as_bytes(), title, &mut t, &mut lw);
+        }),
+        Words::Unicode(ws) => ws.for_each(|w| {
+            t.words += 1;
             if w.is_ascii() {
-                t.word_chars += w.len() as u32;
-                if w.as_bytes()[0].is_ascii_uppercase() {
-                    t.cap_words += 1;
-                }
-                lw.extend(
-                    w.bytes()
-                        .filter(u8::is_ascii_alphanumeric)
-                        .map(|b| char::from(b.to_ascii_lowercase())),
-                );
-            } else {
-                unicode_word(w, &mut lw, &mut t);
+                ascii_word(w.as_bytes(), title, &mut t, &mut lw);
+                return;
             }
+            lw.clear();
+            unicode_word(w, &mut lw, &mut t);
+            // (Whitespace holds no letters or digits: counting word by word counts the text.)
+            unicode_letters(w, &mut t);
             if lw.is_empty() {
-                continue;
+                return;
             }
             if word_key(lw.as_bytes()).is_some_and(|k| STOPWORD_KEYS.binary_search(&k).is_ok()) {
                 t.stopwords += 1;
@@ -478,15 +467,9 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             if title.contains(&lw) {
                 t.title_words += 1;
             }
-        }
-        if ascii {
-            for b in text.bytes() {
-                count_ascii(b, &mut t);
-            }
-        } else {
-            unicode_letters(text, &mut t);
-        }
+        }),
     }
+    let ascii = text.is_ascii();
     t.ends_punct = ends_punct(text);
     let mut seen = 0u64;
     let mut note = |m: aho_corasick::Match| seen |= 1 << m.pattern().as_usize();
