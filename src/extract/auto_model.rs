@@ -280,6 +280,45 @@ const STOPWORD_KEYS: [u64; STOPWORDS.len()] = {
     keys
 };
 
+/// Slots of [`STOPWORD_TABLE`]: a power of two over twice the stopwords.
+const STOPWORD_SLOTS: usize = 128;
+
+/// Home slot of a [`word_key`] in [`STOPWORD_TABLE`] (Fibonacci hashing: the top bits of a
+/// multiplication by 2^64/φ).
+const fn stopword_home(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - STOPWORD_SLOTS.trailing_zeros())) as usize
+}
+
+/// [`STOPWORD_KEYS`] in an open-addressing table (linear probing; 0, which no word's key
+/// is, marks a free slot): a lookup is a multiplication and one or two probes instead of a
+/// six-step binary search, for every word of every block.
+const STOPWORD_TABLE: [u64; STOPWORD_SLOTS] = {
+    let mut table = [0u64; STOPWORD_SLOTS];
+    let mut i = 0;
+    while i < STOPWORD_KEYS.len() {
+        let mut slot = stopword_home(STOPWORD_KEYS[i]);
+        while table[slot] != 0 {
+            slot = (slot + 1) % STOPWORD_SLOTS;
+        }
+        table[slot] = STOPWORD_KEYS[i];
+        i += 1;
+    }
+    table
+};
+
+/// Whether `key` (a nonzero [`word_key`]) is a stopword's.
+#[inline]
+fn is_stopword_key(key: u64) -> bool {
+    let mut slot = stopword_home(key);
+    loop {
+        match STOPWORD_TABLE[slot] {
+            k if k == key => return true,
+            0 => return false,
+            _ => slot = (slot + 1) % STOPWORD_SLOTS,
+        }
+    }
+}
+
 /// A page's title words (lower-cased, sorted, deduplicated) with a 64-bit filter of their
 /// (length, first byte) pairs: most words of a block are not title words, and the filter
 /// rules them out without a search.
@@ -334,33 +373,63 @@ fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
     &both[usize::from(ascii_folding)]
 }
 
-/// [`text_stats`]' counts of one ASCII word, in one pass over it: its lower-cased letters
-/// and digits become its stopword key as they are read, and are copied out (into `lw`)
-/// only when the title filter lets the word through.
+/// Per ASCII byte: bit 0 digit, bit 1 letter, bit 2 capital letter (what [`count_ascii`]
+/// tells apart), so [`ascii_word`] counts a byte with one lookup and no branch.
+const ASCII_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_digit() {
+            1
+        } else if c.is_ascii_uppercase() {
+            2 | 4
+        } else if c.is_ascii_lowercase() {
+            2
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// [`text_stats`]' counts of one ASCII word, in one pass over it: each byte is classified by
+/// [`ASCII_CLASS`], its lower-cased letters and digits become its stopword key as they are
+/// read, and they are copied out (into `lw`) only when the title filter lets the word
+/// through. [`count_ascii`] is the per-byte definition the tests hold it to.
+#[inline]
 fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) {
     t.word_chars += w.len() as u32;
     t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
-    let (mut key, mut n, mut first) = (0u64, 0usize, 0u8);
+    let (mut key, mut n) = (0u64, 0u32);
+    let (mut digits, mut letters, mut upper) = (0u32, 0u32, 0u32);
     for &b in w {
-        if !count_ascii(b, t) {
-            continue;
+        let c = ASCII_CLASS[usize::from(b)];
+        digits += u32::from(c & 1);
+        letters += u32::from((c >> 1) & 1);
+        upper += u32::from(c >> 2);
+        if c != 0 {
+            if n < 8 {
+                // A capital's bit 5 is clear and a digit's or small letter's is set.
+                key = (key << 8) | u64::from(b | 0x20);
+            }
+            n += 1;
         }
-        let l = b.to_ascii_lowercase();
-        if n == 0 {
-            first = l;
-        }
-        if n < 8 {
-            key |= u64::from(l) << (56 - 8 * n);
-        }
-        n += 1;
     }
+    t.digits += digits;
+    t.letters += letters;
+    t.upper += upper;
     if n == 0 {
         return;
     }
-    if n <= 8 && STOPWORD_KEYS.binary_search(&key).is_ok() {
+    // Left-align the first (up to) 8 bytes: [`word_key`]'s zero-padded big-endian layout.
+    key <<= 8 * (8 - n.min(8));
+    let first = (key >> 56) as u8;
+    if n <= 8 && is_stopword_key(key) {
         t.stopwords += 1;
     }
-    if title.filter & TitleWords::bit_of(first, n) != 0 {
+    if title.filter & TitleWords::bit_of(first, n as usize) != 0 {
         lw.clear();
         lw.extend(
             w.iter()
@@ -374,7 +443,8 @@ fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) 
 }
 
 /// Counts an ASCII byte into `t`'s digits, letters and capitals; whether it is a letter or
-/// digit.
+/// digit. The obvious definition behind [`ASCII_CLASS`].
+#[cfg(test)]
 fn count_ascii(b: u8, t: &mut TextStats) -> bool {
     if b.is_ascii_digit() {
         t.digits += 1;
@@ -461,7 +531,7 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             if lw.is_empty() {
                 return;
             }
-            if word_key(lw.as_bytes()).is_some_and(|k| STOPWORD_KEYS.binary_search(&k).is_ok()) {
+            if word_key(lw.as_bytes()).is_some_and(is_stopword_key) {
                 t.stopwords += 1;
             }
             if title.contains(&lw) {
@@ -1222,6 +1292,23 @@ mod tests {
     }
 
     #[test]
+    fn ascii_class_table_agrees_with_count_ascii() {
+        for b in 0..=255u8 {
+            let mut t = TextStats::default();
+            let alnum = count_ascii(b, &mut t);
+            let c = ASCII_CLASS[usize::from(b)];
+            assert_eq!(
+                (c & 1, (c >> 1) & 1, c >> 2, c != 0),
+                (t.digits as u8, t.letters as u8, t.upper as u8, alnum),
+                "byte {b:#04x}"
+            );
+            if alnum {
+                assert_eq!(b | 0x20, b.to_ascii_lowercase(), "byte {b:#04x}");
+            }
+        }
+    }
+
+    #[test]
     fn text_stats_worked_example() {
         let title = TitleWords::new(Some("River plan approved | Daily"));
         let t = text_stats("Posted by Ann. The river plan: read more… © Daily", &title);
@@ -1249,6 +1336,41 @@ mod tests {
             assert!(
                 k.is_none_or(|k| STOPWORD_KEYS.binary_search(&k).is_err()),
                 "{w}"
+            );
+        }
+    }
+
+    #[test]
+    fn stopword_table_agrees_with_the_sorted_keys() {
+        assert_eq!(
+            STOPWORD_TABLE.iter().filter(|&&k| k != 0).count(),
+            STOPWORDS.len()
+        );
+        for k in STOPWORD_KEYS {
+            assert!(is_stopword_key(k));
+        }
+        // Every key of up to 3 letters, and neighbours of the real keys.
+        let letters = b"abcdefghijklmnopqrstuvwxyz0123456789";
+        let mut keys = Vec::new();
+        for &a in letters {
+            keys.push(word_key(&[a]).unwrap());
+            for &b in letters {
+                keys.push(word_key(&[a, b]).unwrap());
+                for &c in letters {
+                    keys.push(word_key(&[a, b, c]).unwrap());
+                }
+            }
+        }
+        keys.extend(
+            STOPWORD_KEYS
+                .iter()
+                .flat_map(|&k| [k + 1, k - 1, k ^ (1 << 40)]),
+        );
+        for k in keys {
+            assert_eq!(
+                is_stopword_key(k),
+                STOPWORD_KEYS.binary_search(&k).is_ok(),
+                "{k:#x}"
             );
         }
     }
