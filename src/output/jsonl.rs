@@ -7,19 +7,156 @@
 
 use super::{OutputError, PageRecord};
 
-/// Append `page` as one JSON line (with its `\n`) to `out`.
+/// Append `page` as one JSON line (with its `\n`) to `out`: the bytes `serde_json` writes
+/// for the derived `Serialize` (compact, keys in field order, its escapes), which the tests
+/// hold it to ([`encode_serde`]), written here by hand so that the page text, most of the
+/// line, is scanned eight bytes at a time ([`push_json_str`]). Never fails; the `Result`
+/// keeps the signature of an encoder that could.
 pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) -> Result<(), OutputError> {
-    serde_json::to_writer(&mut *out, page).map_err(|cause| OutputError::Json {
-        id: page.id.clone(),
-        cause,
-    })?;
-    out.push(b'\n');
+    let strings = [
+        ("id", Some(page.id.as_str())),
+        ("url", Some(&page.url)),
+        ("date", Some(&page.date)),
+        ("title", page.title.as_deref()),
+        ("lang", page.lang.as_deref()),
+        ("charset", Some(&page.charset)),
+        ("charset_source", Some(&page.charset_source)),
+        ("text", Some(&page.text)),
+        ("source", Some(&page.source)),
+    ];
+    for (i, (key, value)) in strings.into_iter().enumerate() {
+        out.push(if i == 0 { b'{' } else { b',' });
+        push_json_str(out, key);
+        out.push(b':');
+        match value {
+            Some(v) => push_json_str(out, v),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+    out.extend_from_slice(b",\"offset\":");
+    out.extend_from_slice(page.offset.to_string().as_bytes());
+    out.extend_from_slice(b",\"truncated\":");
+    out.extend_from_slice(if page.truncated { b"true" } else { b"false" });
+    out.extend_from_slice(b"}\n");
     Ok(())
+}
+
+/// `s` as a JSON string with `serde_json`'s escapes: `\"`, `\\`, `\b \f \n \r \t`, and
+/// `\u00xx` (lower-case hex) for the other control characters below U+0020; everything else,
+/// DEL and non-ASCII included, as is. Runs of eight bytes that need no escape are found with
+/// a word-at-a-time test ([`needs_escape`]) and copied in one go.
+fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    // `b[start..i]` is pending: seen, needing no escape, not yet copied.
+    let (mut start, mut i) = (0, 0);
+    while i < b.len() {
+        if let Some(chunk) = b.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            if !needs_escape(word) {
+                i += 8;
+                continue;
+            }
+        }
+        let end = (i + 8).min(b.len());
+        while i < end {
+            let c = b[i];
+            let esc: &[u8] = match c {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                0x08 => b"\\b",
+                0x0c => b"\\f",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0..=0x1f => &[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(c >> 4)],
+                    HEX[usize::from(c & 15)],
+                ],
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            out.extend_from_slice(&b[start..i]);
+            out.extend_from_slice(esc);
+            i += 1;
+            start = i;
+        }
+    }
+    out.extend_from_slice(&b[start..]);
+    out.push(b'"');
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Whether any of the eight bytes of `word` is below 0x20, `"` or `\\` (SWAR: the classic
+/// "has a zero byte" test, `(v - 0x01..) & !v & 0x80..`, applied to `word ^ "..."` for the two
+/// characters and, as "has a byte below 0x20", to `word` itself; each can flag a byte just
+/// above a real hit, never a word without one, so `false` is exact).
+#[inline]
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    control | zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\'))) != 0
+}
+
+/// The definition [`encode_into`] follows: `serde_json` on the derived `Serialize`.
+#[cfg(test)]
+pub(crate) fn encode_serde(page: &PageRecord, out: &mut Vec<u8>) {
+    serde_json::to_writer(&mut *out, page).expect("a PageRecord always serializes");
+    out.push(b'\n');
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn bytewise(word: u64) -> bool {
+        word.to_le_bytes()
+            .iter()
+            .any(|&c| c < 0x20 || c == b'"' || c == b'\\')
+    }
+
+    #[test]
+    fn needs_escape_on_every_byte_at_every_place() {
+        for fill in [b'a', 0x7f, 0x80, 0xff, b' ', b'!', b'#', b'[', b']'] {
+            for c in 0..=255u8 {
+                for at in 0..8 {
+                    let mut w = [fill; 8];
+                    w[at] = c;
+                    let word = u64::from_le_bytes(w);
+                    assert_eq!(
+                        needs_escape(word),
+                        bytewise(word),
+                        "{c:#x} at {at} in {fill:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn needs_escape_matches_the_bytewise_test(word in any::<u64>()) {
+            prop_assert_eq!(needs_escape(word), bytewise(word));
+        }
+
+        #[test]
+        fn json_strings_match_serde_json(s in "\\PC*|[\x00-\x7f]{0,40}|[\x00-\x22\\\\\u{7f}-\u{a0}\u{2028}é字]{0,40}") {
+            let mut ours = Vec::new();
+            push_json_str(&mut ours, &s);
+            prop_assert_eq!(ours, serde_json::to_vec(&s).unwrap());
+        }
+    }
 
     fn page() -> PageRecord {
         PageRecord {

@@ -534,12 +534,21 @@ proptest! {
         text in "\\PC*|[\\x00-\\x1f\\\\\"\u{2028}a-z]{0,40}",
         title in proptest::option::of("\\PC{0,20}"),
         url in "[ -~]{0,30}",
+        lang in proptest::option::of("[\x00-\x7f]{0,8}"),
+        offset in any::<u64>(),
+        truncated in any::<bool>(),
     ) {
         let mut p = page(7, &text);
         p.title = title;
         p.url = url;
+        p.lang = lang;
+        p.offset = offset;
+        p.truncated = truncated;
         let mut line = Vec::new();
         jsonl::encode_into(&p, &mut line).unwrap();
+        let mut twin = Vec::new();
+        jsonl::encode_serde(&p, &mut twin);
+        prop_assert_eq!(&line, &twin);
         prop_assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);
         let back: PageRecord = serde_json::from_slice(&line).unwrap();
         prop_assert_eq!(&back, &p);
