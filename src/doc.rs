@@ -850,11 +850,28 @@ fn clean_and_collapse(piece: &str, out: &mut String) -> (u32, bool, bool) {
 /// whitespace other than U+000B (which is a control character to [`is_control`]) has nothing
 /// to drop, so its words are copied as they are found. Gives `None`, with `out` as it was,
 /// at the first other byte; the caller then takes the general path.
+///
+/// Most pieces are already collapsed inside their leading and trailing whitespace: printable
+/// ASCII words one space apart ([`single_spaced_words`]). Those are copied in one go.
 fn collapse_plain_ascii(piece: &str, out: &mut String) -> Option<u32> {
     let bytes = piece.as_bytes();
     let before = out.len();
     let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0c | b'\r');
     let is_graphic = |b: u8| b.wrapping_sub(0x21) < 0x5e;
+    let start = bytes
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(start, |i| i + 1);
+    if let Some(core) = bytes.get(start..end).filter(|c| single_spaced_words(c)) {
+        // Printable ASCII, so both ends are char boundaries; the words and their single
+        // spaces are exactly what the loop below would write.
+        out.push_str(piece.get(start..end).unwrap_or_default());
+        return Some(u32::try_from(core.len()).unwrap_or(u32::MAX));
+    }
     let mut i = 0;
     loop {
         while let Some(&b) = bytes.get(i) {
@@ -880,6 +897,47 @@ fn collapse_plain_ascii(piece: &str, out: &mut String) -> Option<u32> {
     }
     // ASCII: one byte per character.
     Some(u32::try_from(out.len() - before).unwrap_or(u32::MAX))
+}
+
+/// Whether copying `b` (already trimmed of whitespace) as it is equals collapsing it: every
+/// byte is printable ASCII or a space, and no two spaces are adjacent. Eight bytes at a time
+/// (SWAR; each mask is exact per byte, as no sum carries out of its byte):
+/// [`single_spaced_words_bytewise`] is the twin the tests compare it with.
+fn single_spaced_words(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW7: u64 = !HIGH;
+    let mut prev_space = false;
+    let mut chunks = b.chunks_exact(8);
+    for chunk in &mut chunks {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // High bit of each byte: below 0x20 (no byte is 0x80 or more once `high` is clear)...
+        let low = !((x & LOW7) + (ONES * (0x80 - 0x20))) & HIGH;
+        // ...0x7f or above...
+        let high = (x | ((x & LOW7) + ONES)) & HIGH;
+        // ...a space.
+        let v = x ^ (ONES * 0x20);
+        let space = !(((v & LOW7) + LOW7) | v) & HIGH;
+        let adjacent = space & (space << 8) != 0 || (prev_space && space & 0x80 != 0);
+        if high != 0 || low != 0 || adjacent {
+            return false;
+        }
+        prev_space = space >> 63 != 0;
+    }
+    let mut prev = if prev_space { b' ' } else { b'x' };
+    for &c in chunks.remainder() {
+        if !(0x20..0x7f).contains(&c) || (c == b' ' && prev == b' ') {
+            return false;
+        }
+        prev = c;
+    }
+    true
+}
+
+/// The obvious [`single_spaced_words`].
+#[cfg(test)]
+fn single_spaced_words_bytewise(b: &[u8]) -> bool {
+    b.iter().all(|c| (0x20..0x7f).contains(c)) && !b.windows(2).any(|w| w == b"  ")
 }
 
 /// The obvious [`collapse_whitespace`]: `split_whitespace` and a character count per word.
@@ -925,6 +983,34 @@ mod tests {
                     prop_assert_eq!(fast.as_str(), "x");
                     prop_assert!(piece.bytes().any(|b| !b.is_ascii() || is_control(b) || b == 0x0b));
                 }
+            }
+        }
+
+        #[test]
+        fn single_spaced_words_matches_the_bytewise_twin(
+            b in proptest::collection::vec(
+                prop_oneof![
+                    4 => 0x21u8..0x7f,
+                    2 => Just(b' '),
+                    1 => any::<u8>(),
+                    1 => prop::sample::select(vec![0x1f, 0x20, 0x7e, 0x7f, 0x80, 0x9f, 0xa0, 0xff, 0]),
+                ],
+                0..40,
+            ),
+        ) {
+            prop_assert_eq!(single_spaced_words(&b), single_spaced_words_bytewise(&b));
+        }
+
+        #[test]
+        fn single_spaced_pieces_take_the_copy_and_match(
+            piece in "[ \t\n\r]{0,3}([!-~]{1,9} ?){0,9}[ \t\n\r\x0b]{0,3}",
+        ) {
+            let (mut fast, mut slow) = (String::from("x"), String::from("x"));
+            let general = clean_and_collapse(&piece, &mut slow);
+            let chars = collapse_plain_ascii(&piece, &mut fast);
+            if !piece.contains('\x0b') {
+                prop_assert_eq!(chars, Some(general.0));
+                prop_assert_eq!(&fast, &slow);
             }
         }
 
