@@ -59,6 +59,9 @@ pub struct Token {
     pub line: u32,
     /// `<br/>`-style self-closing flag on start tags.
     pub self_closing: bool,
+    /// For start and end tags: bytes of the name as written (found while tokenizing, so
+    /// [`Token::name`] and [`Token::attrs`] need not scan for it again).
+    name_len: u32,
 }
 
 impl Token {
@@ -81,11 +84,14 @@ impl Token {
     pub fn name<'a>(&self, src: &'a str) -> &'a str {
         let raw = self.raw(src).as_bytes();
         let skip = if self.kind == TokenKind::EndTag { 2 } else { 1 };
-        let n = raw
-            .iter()
-            .skip(skip)
-            .take_while(|&&b| !is_name_end(b))
-            .count();
+        let n = match self.kind {
+            TokenKind::StartTag | TokenKind::EndTag => self.name_len as usize,
+            _ => raw
+                .iter()
+                .skip(skip)
+                .take_while(|&&b| !is_name_end(b))
+                .count(),
+        };
         self.raw(src).get(skip..skip + n).unwrap_or("")
     }
 
@@ -256,6 +262,7 @@ impl<'a> Tokenizer<'a> {
             end,
             line,
             self_closing: false,
+            name_len: 0,
         }
     }
 
@@ -338,7 +345,9 @@ impl<'a> Tokenizer<'a> {
                     let tag = Tag::from_name(&b[start + 2..name_end]);
                     let end = memchr(b'>', &b[name_end..]).map_or(b.len(), |i| name_end + i + 1);
                     self.pos = end;
-                    Some(self.token(TokenKind::EndTag, tag, start, end))
+                    let mut t = self.token(TokenKind::EndTag, tag, start, end);
+                    t.name_len = u32::try_from(name_end - (start + 2)).unwrap_or(u32::MAX);
+                    Some(t)
                 } else if c == b'>' {
                     // "</>" is dropped entirely.
                     self.pos = start + 3;
@@ -355,6 +364,7 @@ impl<'a> Tokenizer<'a> {
                 let end = tag_end(b, name_end)?;
                 self.pos = end;
                 let mut t = self.token(TokenKind::StartTag, tag, start, end);
+                t.name_len = u32::try_from(name_end - (start + 1)).unwrap_or(u32::MAX);
                 t.self_closing = end >= 2 && b[end - 2] == b'/';
                 if tag.is_raw_text() && !t.self_closing {
                     self.pending_raw = Some(tag);
@@ -449,6 +459,7 @@ impl Iterator for Tokenizer<'_> {
                         end: lt,
                         line: text_line,
                         self_closing: false,
+                        name_len: 0,
                     });
                 }
                 None if lt + 1 < b.len() && b[lt + 1].is_ascii_alphabetic() && lt == start => {
@@ -498,6 +509,12 @@ macro_rules! tags {
                 }
             }
 
+            /// Every known tag with its name, for [`TAG_TABLE`].
+            const NAMED: &[(&str, Tag)] = &[$(($name, Tag::$variant)),*];
+
+            /// [`Tag::from_name`]'s definition on a lower-cased name: the twin the tests
+            /// compare the table lookup with.
+            #[cfg(test)]
             fn from_lower(name: &[u8]) -> Tag {
                 match std::str::from_utf8(name) {
                     $(Ok($name) => Tag::$variant,)*
@@ -507,6 +524,48 @@ macro_rules! tags {
         }
     };
 }
+
+/// Longest tag name [`Tag::from_name`] looks up (longer ones are no known tag).
+const TAG_NAME_MAX: usize = 12;
+
+/// A name of at most [`TAG_NAME_MAX`] bytes as one integer: its bytes from the low end, and
+/// its length in the top byte (so a NUL byte cannot make two names equal).
+const fn tag_key(name: &[u8]) -> u128 {
+    let mut k = (name.len() as u128) << 120;
+    let mut i = 0;
+    while i < name.len() {
+        k |= (name[i] as u128) << (8 * i);
+        i += 1;
+    }
+    k
+}
+
+/// Slots of [`TAG_TABLE`]: a power of two, about four per known tag.
+const TAG_SLOTS: usize = 512;
+
+const fn tag_home(key: u128) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TAG_SLOTS.trailing_zeros())) as usize
+}
+
+/// Known tags by [`tag_key`] of their names, open addressing with linear probing (key 0,
+/// which no name has, marks a free slot): one multiplication and a probe or two per tag
+/// name, where a `match` on the name compared it with candidate after candidate.
+static TAG_TABLE: [(u128, Tag); TAG_SLOTS] = {
+    let mut table = [(0u128, Tag::Other); TAG_SLOTS];
+    let mut i = 0;
+    while i < Tag::NAMED.len() {
+        let (name, tag) = Tag::NAMED[i];
+        let key = tag_key(name.as_bytes());
+        let mut slot = tag_home(key);
+        while table[slot].0 != 0 {
+            slot = (slot + 1) % TAG_SLOTS;
+        }
+        table[slot] = (key, tag);
+        i += 1;
+    }
+    table
+};
 
 tags! {
     A => "a", Abbr => "abbr", Address => "address", Area => "area", Article => "article",
@@ -540,14 +599,21 @@ tags! {
 impl Tag {
     /// Resolve a tag name as written (any case). Names longer than any known tag are `Other`.
     pub fn from_name(name: &[u8]) -> Tag {
-        let mut buf = [0u8; 12];
-        if name.len() > buf.len() || name.is_empty() {
+        if name.len() > TAG_NAME_MAX || name.is_empty() {
             return Tag::Other;
         }
-        for (d, s) in buf.iter_mut().zip(name) {
-            *d = s.to_ascii_lowercase();
+        let mut key = (name.len() as u128) << 120;
+        for (i, b) in name.iter().enumerate() {
+            key |= u128::from(b.to_ascii_lowercase()) << (8 * i);
         }
-        Tag::from_lower(&buf[..name.len()])
+        let mut slot = tag_home(key);
+        loop {
+            match TAG_TABLE[slot] {
+                (k, tag) if k == key => return tag,
+                (0, _) => return Tag::Other,
+                _ => slot = (slot + 1) % TAG_SLOTS,
+            }
+        }
     }
 
     /// Elements whose content the tokenizer skips to the real end tag.
@@ -699,6 +765,48 @@ mod tests {
         Tokenizer::new(src)
             .map(|t| (t.kind, t.tag, t.raw(src).to_string()))
             .collect()
+    }
+
+    /// [`Tag::from_name`] as it was defined: lower-case, then `from_lower`'s `match`.
+    fn tag_by_match(name: &[u8]) -> Tag {
+        if name.len() > TAG_NAME_MAX || name.is_empty() {
+            return Tag::Other;
+        }
+        Tag::from_lower(&name.to_ascii_lowercase())
+    }
+
+    #[test]
+    fn every_known_tag_is_found_by_its_name_in_any_case() {
+        assert_eq!(Tag::NAMED.len() + 2, Tag::COUNT);
+        for &(name, tag) in Tag::NAMED {
+            assert!(name.len() <= TAG_NAME_MAX, "{name}");
+            assert_eq!(tag.name(), name);
+            assert_eq!(Tag::from_name(name.as_bytes()), tag, "{name}");
+            assert_eq!(
+                Tag::from_name(name.to_uppercase().as_bytes()),
+                tag,
+                "{name}"
+            );
+            let mut nul = name.as_bytes().to_vec();
+            nul.push(0);
+            assert_eq!(Tag::from_name(&nul), Tag::Other, "{name}\\0");
+            assert_eq!(
+                Tag::from_name(&nul[..nul.len() - 2]),
+                tag_by_match(&nul[..nul.len() - 2])
+            );
+        }
+        for other in [
+            "",
+            "x",
+            "divv",
+            "h7",
+            "blockquotes",
+            "my-widget",
+            "svg:rect",
+            "\u{130}",
+        ] {
+            assert_eq!(Tag::from_name(other.as_bytes()), Tag::Other, "{other}");
+        }
     }
 
     #[test]
@@ -869,6 +977,16 @@ mod tests {
         }
 
         #[test]
+        fn tag_names_are_the_scanned_names(s in "(<|</|>|/| |\t|\n|=|'|\"|a|P|h1|div|x-y|\u{0}|é){0,80}") {
+            for t in Tokenizer::new(&s) {
+                let raw = t.raw(&s).as_bytes();
+                let skip = if t.kind == TokenKind::EndTag { 2 } else { 1 };
+                let n = raw.iter().skip(skip).take_while(|&&b| !is_name_end(b)).count();
+                prop_assert_eq!(t.name(&s), t.raw(&s).get(skip..skip + n).unwrap_or(""));
+            }
+        }
+
+        #[test]
         fn never_panics_and_covers_input(s in "(<|>|/|!|-|a|p|\"|'|=| |\n|&|script|div|[a-z]{1,3}|é){0,200}") {
             let mut last = 0;
             for t in Tokenizer::new(&s) {
@@ -878,6 +996,19 @@ mod tests {
                 last = t.end;
                 let _ = t.attrs(&s).count();
             }
+        }
+
+        #[test]
+        fn tag_lookup_agrees_with_the_match(
+            name in proptest::collection::vec(
+                prop_oneof![
+                    3 => prop::sample::select(b"abdehilmnoprstuvAHDPST1236".to_vec()),
+                    1 => any::<u8>(),
+                ],
+                0..14,
+            ),
+        ) {
+            prop_assert_eq!(Tag::from_name(&name), tag_by_match(&name));
         }
 
         #[test]
