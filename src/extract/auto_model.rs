@@ -402,29 +402,19 @@ const ASCII_CLASS: [u8; 256] = {
 fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) {
     t.word_chars += w.len() as u32;
     t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
-    let (mut key, mut n) = (0u64, 0u32);
-    let (mut digits, mut letters, mut upper) = (0u32, 0u32, 0u32);
-    for &b in w {
-        let c = ASCII_CLASS[usize::from(b)];
-        digits += u32::from(c & 1);
-        letters += u32::from((c >> 1) & 1);
-        upper += u32::from(c >> 2);
-        if c != 0 {
-            if n < 8 {
-                // A capital's bit 5 is clear and a digit's or small letter's is set.
-                key = (key << 8) | u64::from(b | 0x20);
-            }
-            n += 1;
-        }
-    }
+    let WordCounts {
+        digits,
+        letters,
+        upper,
+        key,
+        n,
+    } = short_alnum_word(w).unwrap_or_else(|| word_counts(w));
     t.digits += digits;
     t.letters += letters;
     t.upper += upper;
     if n == 0 {
         return;
     }
-    // Left-align the first (up to) 8 bytes: [`word_key`]'s zero-padded big-endian layout.
-    key <<= 8 * (8 - n.min(8));
     let first = (key >> 56) as u8;
     if n <= 8 && is_stopword_key(key) {
         t.stopwords += 1;
@@ -440,6 +430,84 @@ fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) 
             t.title_words += 1;
         }
     }
+}
+
+/// What [`ascii_word`] needs of a word's bytes: its digits, letters and capitals, its
+/// letters and digits (`n`), and the [`word_key`] of the first eight of those, lower-cased.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct WordCounts {
+    digits: u32,
+    letters: u32,
+    upper: u32,
+    key: u64,
+    n: u32,
+}
+
+/// [`WordCounts`] byte by byte, through [`ASCII_CLASS`]: any ASCII word.
+fn word_counts(w: &[u8]) -> WordCounts {
+    let (mut key, mut n) = (0u64, 0u32);
+    let (mut digits, mut letters, mut upper) = (0u32, 0u32, 0u32);
+    for &b in w {
+        let c = ASCII_CLASS[usize::from(b)];
+        digits += u32::from(c & 1);
+        letters += u32::from((c >> 1) & 1);
+        upper += u32::from(c >> 2);
+        if c != 0 {
+            if n < 8 {
+                // A capital's bit 5 is clear and a digit's or small letter's is set.
+                key = (key << 8) | u64::from(b | 0x20);
+            }
+            n += 1;
+        }
+    }
+    // Left-align the first (up to) 8 bytes: [`word_key`]'s zero-padded big-endian layout.
+    if n > 0 {
+        key <<= 8 * (8 - n.min(8));
+    }
+    WordCounts {
+        digits,
+        letters,
+        upper,
+        key,
+        n,
+    }
+}
+
+/// [`word_counts`] of the commonest word, one of at most eight ASCII letters and digits,
+/// with all eight bytes at once (SWAR: per-byte range tests that cannot carry between
+/// bytes, as ASCII bytes are below 0x80; popcounts for the counts; a byte swap for the
+/// key). `None` for any other word.
+fn short_alnum_word(w: &[u8]) -> Option<WordCounts> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if w.is_empty() || w.len() > 8 {
+        return None;
+    }
+    let x = w.iter().rev().fold(0u64, |x, &b| (x << 8) | u64::from(b));
+    // The high bit of each byte in `lo..=hi` (for bytes below 0x80).
+    let within = |lo: u64, hi: u64| {
+        (x.wrapping_add(ONES * (0x80 - lo)) & !x.wrapping_add(ONES * (0x7f - hi))) & HIGH
+    };
+    let digit = within(0x30, 0x39);
+    let upper = within(0x41, 0x5a);
+    let lower = within(0x61, 0x7a);
+    let used = HIGH >> (8 * (8 - w.len()));
+    if x & HIGH != 0 || (digit | upper | lower) != used {
+        return None;
+    }
+    // Capitals get bit 5 (the high bit shifted down to 0x20): lower case.
+    let lowered = x | (upper >> 2);
+    // Bytes flagged in a high-bit mask: the flags moved to bit 0 of each byte and summed into
+    // the top byte by one multiplication (at most 8, so no carry). A popcount without
+    // needing the POPCNT instruction, which the baseline x86-64 target lacks.
+    let count = |mask: u64| ((mask >> 7).wrapping_mul(ONES) >> 56) as u32;
+    Some(WordCounts {
+        digits: count(digit),
+        letters: count(upper | lower),
+        upper: count(upper),
+        key: lowered.swap_bytes(),
+        n: w.len() as u32,
+    })
 }
 
 /// Counts an ASCII byte into `t`'s digits, letters and capitals; whether it is a letter or
@@ -1288,6 +1356,33 @@ mod tests {
                 .map(str::to_lowercase)
                 .collect();
             proptest::prop_assert_eq!(text_stats(&text, &fast_title), text_stats_slow(&text, &slow_title));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn short_words_take_the_word_at_a_time_path_and_agree(
+            w in "[0-9A-Za-z]{1,8}|[ -~]{0,10}|[\x00-\x7f]{0,9}",
+        ) {
+            let w = w.as_bytes();
+            let slow = word_counts(w);
+            match short_alnum_word(w) {
+                Some(fast) => proptest::prop_assert_eq!(fast, slow),
+                None => proptest::prop_assert!(
+                    w.is_empty() || w.len() > 8 || !w.iter().all(u8::is_ascii_alphanumeric)
+                ),
+            }
+            if !w.is_empty() && w.len() <= 8 && w.iter().all(u8::is_ascii_alphanumeric) {
+                proptest::prop_assert!(short_alnum_word(w).is_some());
+            }
+            let lower: Vec<u8> = w
+                .iter()
+                .filter(|b| b.is_ascii_alphanumeric())
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            if (1..=8).contains(&lower.len()) {
+                proptest::prop_assert_eq!(Some(slow.key), word_key(&lower));
+            }
         }
     }
 
