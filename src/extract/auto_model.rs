@@ -607,11 +607,10 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             }
         }),
     }
-    let ascii = text.is_ascii();
     t.ends_punct = ends_punct(text);
     let mut seen = 0u64;
     let mut note = |m: aho_corasick::Match| seen |= 1 << m.pattern().as_usize();
-    if ascii {
+    if !lowercases_into_ascii(text) {
         phrase_matcher(true)
             .find_overlapping_iter(text)
             .for_each(&mut note);
@@ -624,6 +623,20 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
     t.boiler_phrases = (seen & boiler).count_ones();
     t.copyright = text.contains('©') || seen & !boiler != 0;
     t
+}
+
+/// Non-ASCII characters whose lower case holds ASCII: KELVIN SIGN (to `k`) and LATIN CAPITAL
+/// LETTER I WITH DOT ABOVE (to `i` and a combining dot). A test walks every `char` to check
+/// there are no others.
+const LOWERS_TO_ASCII: [char; 2] = ['\u{212A}', '\u{130}'];
+
+/// Whether lower-casing `text` can produce ASCII from non-ASCII. When not (nearly always),
+/// the phrases (lower-case ASCII) occur in `text.to_lowercase()` exactly where they occur in
+/// `text` with ASCII case folded: lower-casing maps ASCII to ASCII one to one and every other
+/// character to non-ASCII, so an ASCII run of the lower-cased text is an ASCII run of `text`
+/// lower-cased. So the folding automaton runs on `text` itself, without the copy.
+fn lowercases_into_ascii(text: &str) -> bool {
+    !text.is_ascii() && text.contains(LOWERS_TO_ASCII)
 }
 
 /// The obvious twin of [`text_stats`]: one `contains` per phrase over the lower-cased
@@ -1384,6 +1397,26 @@ mod tests {
                 proptest::prop_assert_eq!(Some(slow.key), word_key(&lower));
             }
         }
+    }
+
+    #[test]
+    fn only_two_characters_lower_case_into_ascii() {
+        let found: Vec<char> = (0..=u32::from(char::MAX))
+            .filter_map(char::from_u32)
+            .filter(|c| !c.is_ascii() && c.to_lowercase().any(|l| l.is_ascii()))
+            .collect();
+        assert_eq!(found, {
+            let mut l = LOWERS_TO_ASCII.to_vec();
+            l.sort();
+            l
+        });
+        // And the cases that must take the copying path do.
+        assert!(lowercases_into_ascii("clic\u{212A} here"));
+        assert!(!lowercases_into_ascii("Click Here — é"));
+        let title = TitleWords::new(None);
+        let t = text_stats("Clic\u{212A} here, é", &title);
+        assert_eq!(t, text_stats_slow("Clic\u{212A} here, é", &[]));
+        assert_eq!(t.boiler_phrases, 1);
     }
 
     #[test]
