@@ -398,7 +398,7 @@ const ASCII_CLASS: [u8; 256] = {
 /// [`ASCII_CLASS`], its lower-cased letters and digits become its stopword key as they are
 /// read, and they are copied out (into `lw`) only when the title filter lets the word
 /// through. [`count_ascii`] is the per-byte definition the tests hold it to.
-#[inline]
+#[inline(always)]
 fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) {
     t.word_chars += w.len() as u32;
     t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
