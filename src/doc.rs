@@ -496,9 +496,8 @@ impl<'a> Builder<'a> {
         let start = self.doc.idents.len();
         let mut hidden = false;
         let mut href = false;
-        let raw = t.raw(self.src);
         // Fast path: no attributes at all.
-        if raw.len() <= t.name(self.src).len() + 3 {
+        if t.end - t.start <= t.name(self.src).len() + 3 {
             return (start as u32..start as u32, false, false);
         }
         for (name, value) in t.attrs(self.src) {

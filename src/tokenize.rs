@@ -82,27 +82,27 @@ impl Token {
     /// The tag name as written, lower-cased on the fly by callers that need it; for known
     /// elements prefer [`Tag::name`].
     pub fn name<'a>(&self, src: &'a str) -> &'a str {
-        let raw = self.raw(src).as_bytes();
         let skip = if self.kind == TokenKind::EndTag { 2 } else { 1 };
-        let n = match self.kind {
-            TokenKind::StartTag | TokenKind::EndTag => self.name_len as usize,
-            _ => raw
-                .iter()
-                .skip(skip)
-                .take_while(|&&b| !is_name_end(b))
-                .count(),
-        };
-        self.raw(src).get(skip..skip + n).unwrap_or("")
+        if matches!(self.kind, TokenKind::StartTag | TokenKind::EndTag) {
+            // The tokenizer measured the name, inside the token.
+            let from = self.start + skip;
+            return src.get(from..from + self.name_len as usize).unwrap_or("");
+        }
+        let raw = self.raw(src);
+        let n = raw
+            .bytes()
+            .skip(skip)
+            .take_while(|&b| !is_name_end(b))
+            .count();
+        raw.get(skip..skip + n).unwrap_or("")
     }
 
     /// Attributes of a start tag, parsed now (lazily, on request). Only the first
     /// [`MAX_ATTR_BYTES`] of the attribute text are parsed.
     pub fn attrs<'a>(&self, src: &'a str) -> Attrs<'a> {
-        let raw = self.raw(src);
-        let name_len = self.name(src).len();
         let body = if self.kind == TokenKind::StartTag {
-            raw.get(1 + name_len..raw.len().saturating_sub(1))
-                .unwrap_or("")
+            let from = self.start + 1 + self.name_len as usize;
+            src.get(from..self.end.saturating_sub(1)).unwrap_or("")
         } else {
             ""
         };
