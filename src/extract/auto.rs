@@ -129,7 +129,7 @@ const COMMENT_WORDS: &[&str] = &[
 
 /// A comments section: a comment word, or a class glued from one (`commentlist`,
 /// `postcomments`, `commentContent`; not `commentary`, which is an article genre). The twin
-/// of [`R_COMMENT`] in [`ident_roles`].
+/// of [`R_COMMENT`] in [`ident_bits`].
 #[cfg(test)]
 fn is_comment(ident: &str) -> bool {
     has_word(ident, COMMENT_WORDS)
@@ -335,20 +335,21 @@ fn word_table() -> &'static WordTable {
     })
 }
 
-/// Per element, the [`R_CONTENT`]… bits of its own ident: each word and part is looked up
-/// once per element and page, then read by pruning, container scores and the learned stage.
-/// Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
+/// Per element, the [`ident_bits`] of its own ident: the [`R_CONTENT`]… roles in the low
+/// byte (read by pruning and container scores as [`Decision::roles`]), the learned stage's
+/// caption, meta and title words above. Each word and part is looked up once per element
+/// and page. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
 /// [`bits_by_has_word`], is checked against it by a property test).
-pub(crate) fn roles(doc: &Doc) -> Vec<u8> {
+pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
     // Runs of elements often share one ident (list items, table cells): the last answer is
     // kept.
-    let mut last: (&str, u8) = ("", 0);
+    let mut last: (&str, u16) = ("", 0);
     doc.elements
         .iter()
         .map(|e| {
             let ident = doc.ident(e);
             if ident != last.0 {
-                last = (ident, ident_roles(ident));
+                last = (ident, ident_bits(ident));
             }
             last.1
         })
@@ -377,10 +378,6 @@ fn clause_marks_slow(text: &str) -> u32 {
     text.chars()
         .filter(|c| matches!(c, ',' | '，' | '、' | '.' | '。'))
         .count() as u32
-}
-
-fn ident_roles(ident: &str) -> u8 {
-    (ident_bits(ident) & 0xff) as u8
 }
 
 /// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
@@ -609,6 +606,8 @@ pub(crate) struct Decision {
     pub(crate) prose: Vec<u32>,
     /// Per element: its declared role words ([`roles`]).
     pub(crate) roles: Vec<u8>,
+    /// Per element: all its [`ident_bits`] ([`element_ident_bits`]; `roles` is the low byte).
+    pub(crate) ident_bits: Vec<u16>,
     /// The best container and its score.
     pub(crate) best: Option<usize>,
     pub(crate) best_score: f64,
@@ -625,7 +624,8 @@ impl Auto {
         let chars: Vec<u32> = sums.iter().map(|s| s.chars).collect();
         let total = chars.first().copied().unwrap_or(0);
         let prose = prose_chars(doc);
-        let roles = roles(doc);
+        let ident_bits = element_ident_bits(doc);
+        let roles: Vec<u8> = ident_bits.iter().map(|&bits| (bits & 0xff) as u8).collect();
         let bad = prune(doc, self.keep_comments, &chars, total, &prose, &roles);
 
         // Blocks: runs of segments sharing `block`.
@@ -638,6 +638,7 @@ impl Auto {
                 score: vec![0.0; n_el],
                 prose,
                 roles,
+                ident_bits,
                 best: None,
                 best_score: 0.0,
                 use_region: false,
@@ -771,6 +772,7 @@ impl Auto {
             score,
             prose,
             roles,
+            ident_bits,
             best,
             best_score,
             use_region,

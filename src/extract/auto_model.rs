@@ -23,8 +23,8 @@ use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
 use super::auto::{
-    ident_bits, is_prose, words, Auto, Decision, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK,
-    W_CAPTION, W_META, W_TITLE,
+    is_prose, words, Auto, Decision, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK, W_CAPTION,
+    W_META, W_TITLE,
 };
 use crate::doc::Doc;
 use crate::tokenize::Tag;
@@ -801,9 +801,9 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         let p = prose_of(b);
         // The caption, meta and title words of the block's element or (below the root) its
         // parent.
-        let own_bits = ident_bits(doc.ident(el))
+        let own_bits = d.ident_bits[c]
             | if c > 0 {
-                ident_bits(doc.ident(&doc.elements[el.parent as usize]))
+                d.ident_bits[el.parent as usize]
             } else {
                 0
             };
