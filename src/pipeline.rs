@@ -21,9 +21,9 @@
 //!   byte-identical whatever `--threads` is.
 //!
 //! Records and outcomes travel in batches (up to 8 records within 256 KiB, or one larger
-//! record alone). Memory is bounded by an in-flight budget ([`InFlight`]): the reader sends a
+//! record alone). Memory is bounded by an in-flight budget (`InFlight`): the reader sends a
 //! batch only while the record bytes read but not yet written stay within
-//! [`IN_FLIGHT_PER_WORKER`] per worker (or nothing else is in flight, for one record larger
+//! `IN_FLIGHT_PER_WORKER` (4 MiB) per worker (or nothing else is in flight, for one record larger
 //! than that), whatever the input's size. The channels themselves hold many batches, so a
 //! slow record or a compression burst in the writer does not leave a core idle.
 //!

@@ -241,7 +241,7 @@ const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
 /// Parts after which a class names a taxonomy value (a category, tag or author).
 const TAXONOMY_WORDS: &[&str] = &["category", "cat", "tag", "author", "format", "type"];
 
-/// The role words an element's `id`/`class`/`role` declare, one bit each ([`roles`]).
+/// The role words an element's `id`/`class`/`role` declare, one bit each ([`Decision::roles`]).
 pub(crate) const R_CONTENT: u8 = 1;
 pub(crate) const R_STRONG: u8 = 1 << 1;
 pub(crate) const R_WEAK: u8 = 1 << 2;
@@ -604,7 +604,7 @@ pub(crate) struct Decision {
     pub(crate) score: Vec<f64>,
     /// Per element: prose characters in its subtree ([`prose_chars`]).
     pub(crate) prose: Vec<u32>,
-    /// Per element: its declared role words ([`roles`]).
+    /// Per element: its declared role words (the low byte of [`element_ident_bits`]).
     pub(crate) roles: Vec<u8>,
     /// Per element: all its [`ident_bits`] ([`element_ident_bits`]; `roles` is the low byte).
     pub(crate) ident_bits: Vec<u16>,

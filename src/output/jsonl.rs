@@ -9,8 +9,8 @@ use super::{OutputError, PageRecord};
 
 /// Append `page` as one JSON line (with its `\n`) to `out`: the bytes `serde_json` writes
 /// for the derived `Serialize` (compact, keys in field order, its escapes), which the tests
-/// hold it to ([`encode_serde`]), written here by hand so that the page text, most of the
-/// line, is scanned eight bytes at a time ([`push_json_str`]). Never fails; the `Result`
+/// hold it to (`encode_serde`), written here by hand so that the page text, most of the
+/// line, is scanned eight bytes at a time (`push_json_str`). Never fails; the `Result`
 /// keeps the signature of an encoder that could.
 pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) -> Result<(), OutputError> {
     let strings = [
