@@ -903,13 +903,12 @@ fn collapse_plain_ascii(piece: &str, out: &mut String) -> Option<u32> {
 /// (SWAR; each mask is exact per byte, as no sum carries out of its byte):
 /// [`single_spaced_words_bytewise`] is the twin the tests compare it with.
 fn single_spaced_words(b: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
+    use crate::swar::{load, HIGH, ONES};
     const LOW7: u64 = !HIGH;
     let mut prev_space = false;
     let mut chunks = b.chunks_exact(8);
     for chunk in &mut chunks {
-        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let x = load(chunk);
         // High bit of each byte: below 0x20 (no byte is 0x80 or more once `high` is clear)...
         let low = !((x & LOW7) + (ONES * (0x80 - 0x20))) & HIGH;
         // ...0x7f or above...

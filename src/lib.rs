@@ -28,5 +28,6 @@ pub mod pipeline;
 pub mod record;
 pub mod resume;
 pub mod stats;
+mod swar;
 pub mod task;
 pub mod tokenize;

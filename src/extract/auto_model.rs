@@ -478,8 +478,7 @@ fn word_counts(w: &[u8]) -> WordCounts {
 /// bytes, as ASCII bytes are below 0x80; popcounts for the counts; a byte swap for the
 /// key). `None` for any other word.
 fn short_alnum_word(w: &[u8]) -> Option<WordCounts> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
+    use crate::swar::{HIGH, ONES};
     if w.is_empty() || w.len() > 8 {
         return None;
     }

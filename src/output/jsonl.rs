@@ -5,14 +5,17 @@
 //! line of valid UTF-8, whatever the page text holds. Pages with empty text are encoded like
 //! any other: whether to keep them is the pipeline's decision.
 
-use super::{OutputError, PageRecord};
+use std::io::Write;
+
+use super::PageRecord;
+use crate::swar::{load, HIGH, ONES};
 
 /// Append `page` as one JSON line (with its `\n`) to `out`: the bytes `serde_json` writes
 /// for the derived `Serialize` (compact, keys in field order, its escapes), which the tests
 /// hold it to (`encode_serde`), written here by hand so that the page text, most of the
-/// line, is scanned eight bytes at a time (`push_json_str`). Never fails; the `Result`
-/// keeps the signature of an encoder that could.
-pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) -> Result<(), OutputError> {
+/// line, is scanned eight bytes at a time (`push_json_str`). Cannot fail: every field is a
+/// string, a number or a bool.
+pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) {
     let strings = [
         ("id", Some(page.id.as_str())),
         ("url", Some(&page.url)),
@@ -33,12 +36,11 @@ pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) -> Result<(), OutputErr
             None => out.extend_from_slice(b"null"),
         }
     }
-    out.extend_from_slice(b",\"offset\":");
-    out.extend_from_slice(page.offset.to_string().as_bytes());
+    // Writing into a `Vec` cannot fail.
+    let _ = write!(out, ",\"offset\":{}", page.offset);
     out.extend_from_slice(b",\"truncated\":");
     out.extend_from_slice(if page.truncated { b"true" } else { b"false" });
     out.extend_from_slice(b"}\n");
-    Ok(())
 }
 
 /// `s` as a JSON string with `serde_json`'s escapes: `\"`, `\\`, `\b \f \n \r \t`, and
@@ -53,8 +55,7 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
     let (mut start, mut i) = (0, 0);
     while i < b.len() {
         if let Some(chunk) = b.get(i..i + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            if !needs_escape(word) {
+            if !needs_escape(load(chunk)) {
                 i += 8;
                 continue;
             }
@@ -101,8 +102,6 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 /// above a real hit, never a word without one, so `false` is exact).
 #[inline]
 fn needs_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
     control | zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\'))) != 0
@@ -177,7 +176,7 @@ mod tests {
     #[test]
     fn one_line_in_field_order_that_parses_back() {
         let mut out = Vec::new();
-        encode_into(&page(), &mut out).unwrap();
+        encode_into(&page(), &mut out);
         let line = std::str::from_utf8(&out).unwrap();
         assert!(line.ends_with('\n'));
         assert_eq!(

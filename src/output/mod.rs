@@ -265,11 +265,6 @@ pub enum OutputError {
         to: PathBuf,
         cause: io::Error,
     },
-    #[error("cannot encode page {id} as JSON: {cause}")]
-    Json {
-        id: String,
-        cause: serde_json::Error,
-    },
     #[error("invalid shard stem {stem:?}: {reason}")]
     InvalidStem { stem: String, reason: &'static str },
     #[error("invalid zstd level {level}: the linked zstd accepts {min} to {max}")]

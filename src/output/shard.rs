@@ -192,15 +192,12 @@ impl ShardWriter {
         let tmp = &shard.tmp;
         match &mut shard.body {
             Body::Plain(w) => {
-                jsonl::encode_into(page, &mut self.scratch)?;
+                jsonl::encode_into(page, &mut self.scratch);
                 w.write_all(&self.scratch)
             }
             Body::Gzip(_) | Body::Zstd(_) => {
                 let before = self.pending.len();
-                if let Err(e) = jsonl::encode_into(page, &mut self.pending) {
-                    self.pending.truncate(before);
-                    return Err(e);
-                }
+                jsonl::encode_into(page, &mut self.pending);
                 shard.uncompressed += (self.pending.len() - before) as u64;
                 if self.pending.len() < PENDING_BYTES {
                     return Ok(());

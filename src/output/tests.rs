@@ -155,7 +155,7 @@ fn rollover_at_shard_size_never_splits_a_page() {
         let lines = jsonl_lines(&bytes);
         let last_line = {
             let mut one = Vec::new();
-            jsonl::encode_into(lines.last().unwrap(), &mut one).unwrap();
+            jsonl::encode_into(lines.last().unwrap(), &mut one);
             one.len() as u64
         };
         let len = bytes.len() as u64;
@@ -545,7 +545,7 @@ proptest! {
         p.offset = offset;
         p.truncated = truncated;
         let mut line = Vec::new();
-        jsonl::encode_into(&p, &mut line).unwrap();
+        jsonl::encode_into(&p, &mut line);
         let mut twin = Vec::new();
         jsonl::encode_serde(&p, &mut twin);
         prop_assert_eq!(&line, &twin);
