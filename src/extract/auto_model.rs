@@ -907,8 +907,7 @@ impl Tree {
     #[cfg(test)]
     fn eval(&self, x: &[f32; NF]) -> f32 {
         let mut i = 0usize;
-        // A well-formed tree reaches a leaf in at most `len` steps; the bound also stops a
-        // malformed (cyclic) model file from looping.
+        // A tree reaches a leaf in fewer than `len` steps.
         for _ in 0..self.feature.len() {
             let f = self.feature[i];
             if f < 0 {
@@ -924,29 +923,23 @@ impl Tree {
         0.0
     }
 
-    /// Steps from the root that end on a leaf on every path: the depth of a well-formed
-    /// tree, the node count (the unpacked walk's bound) if a cycle keeps some path going.
-    /// Level by level over the set of nodes reachable, so it costs at most n² steps.
+    /// The longest path from the root to a leaf, in steps, of a tree that passed
+    /// [`Tree::check`].
     fn depth(&self) -> u32 {
-        let n = self.feature.len();
-        let mut level = vec![false; n];
-        level[0] = true;
-        for d in 0..n {
-            let mut next = vec![false; n];
-            let mut open = false;
-            for i in (0..n).filter(|&i| level[i] && self.feature[i] >= 0) {
-                open = true;
-                next[self.left[i] as usize] = true;
-                next[self.right[i] as usize] = true;
+        let (mut stack, mut deepest) = (vec![(0usize, 0u32)], 0);
+        while let Some((i, d)) = stack.pop() {
+            deepest = deepest.max(d);
+            if self.feature[i] >= 0 {
+                stack.extend([
+                    (self.left[i] as usize, d + 1),
+                    (self.right[i] as usize, d + 1),
+                ]);
             }
-            if !open {
-                return d as u32;
-            }
-            level = next;
         }
-        n as u32
+        deepest
     }
 
+    /// Arrays of one length, features and children in range, and one tree.
     fn check(&self) -> Result<(), String> {
         let n = self.feature.len();
         if [
@@ -971,6 +964,26 @@ impl Tree {
                 }
             }
         }
+        // A tree: the root (node 0) is no node's child, every other node exactly one's,
+        // and all are reached from the root (which rules out cycles apart from it).
+        let mut parents = vec![0u32; n];
+        for i in (0..n).filter(|&i| self.feature[i] >= 0) {
+            parents[self.left[i] as usize] += 1;
+            parents[self.right[i] as usize] += 1;
+        }
+        if parents[0] != 0 || parents[1..].iter().any(|&p| p != 1) {
+            return Err("not a tree: a node with no parent or two, or a link to the root".into());
+        }
+        let (mut stack, mut reached) = (vec![0usize], 0usize);
+        while let Some(i) = stack.pop() {
+            reached += 1;
+            if self.feature[i] >= 0 {
+                stack.extend([self.left[i] as usize, self.right[i] as usize]);
+            }
+        }
+        if reached != n {
+            return Err("not a tree: a cycle cut off from the root".into());
+        }
         Ok(())
     }
 }
@@ -994,15 +1007,15 @@ pub struct Model {
     /// All trees' nodes in one array (children as absolute indices), built by
     /// [`Model::from_json`]: one cache-friendly walk per tree instead of five arrays. A leaf
     /// is a node that leads to itself whatever the input, so a walk can take a fixed number
-    /// of steps without asking whether it has arrived.
+    /// of steps without asking whether it has arrived. Node 0 is a leaf no walk reaches.
     #[serde(skip)]
     nodes: Vec<Node>,
-    /// What a walk that ends on node `i` adds: a leaf's value, 0 for a split node (where a
-    /// walk of a malformed, cyclic tree stops).
+    /// What a walk that ends on node `i` adds: a leaf's value (0 for a split node, where no
+    /// walk ends).
     #[serde(skip)]
     values: Vec<f32>,
     /// Each tree's root index in `nodes` and the number of steps that reaches a leaf from
-    /// it on every path (its depth; its node count if it has a cycle).
+    /// it on every path (its depth).
     #[serde(skip)]
     roots: Vec<(u32, u32)>,
     /// `suffix[k]`: the least and greatest sum the trees from `k` on can still add (each
@@ -1011,14 +1024,28 @@ pub struct Model {
     suffix: Vec<(f64, f64)>,
 }
 
-/// A packed tree node: `x[feature] <= split` goes `left`, else `right`. A leaf has
-/// `feature` 0, a NaN `split` (no comparison with NaN holds) and itself as `right`.
+/// A packed tree node, 8 bytes: `x[feature] <= split` goes to `child`, else to `child + 1`
+/// (the two children sit side by side, so a step is a compare and an add, no select). A
+/// leaf has `feature` 0, a NaN `split` (no comparison with NaN holds) and `child` one
+/// before itself, so every step from it leads back to it.
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    feature: u32,
     split: f32,
-    left: u32,
-    right: u32,
+    feature: u16,
+    child: u16,
+}
+
+impl Node {
+    /// Where a walk at this node goes for row `x`.
+    // `!(a <= b)` is meant: it is the unpacked walk's test, NaN included (`a > b` is not).
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    #[inline(always)]
+    fn next(self, x: &[f32; NF]) -> usize {
+        // `feature & (NF - 1)` changes nothing (`from_json` checked every feature is < NF, a
+        // power of two) but lets the compiler drop the bounds check. NaN goes right.
+        let goes_right = !(x[usize::from(self.feature) & (NF - 1)] <= self.split);
+        usize::from(self.child) + usize::from(goes_right)
+    }
 }
 
 fn sigmoid(raw: f32) -> f32 {
@@ -1047,48 +1074,64 @@ impl Model {
             ));
         }
         let mut m = m;
-        for t in &m.trees {
-            t.check()?;
-            let base = m.nodes.len() as u32;
-            m.roots.push((base, t.depth()));
-            for i in 0..t.feature.len() {
-                let me = base + i as u32;
-                let leaf = t.feature[i] < 0;
-                m.nodes.push(if leaf {
-                    Node {
-                        feature: 0,
-                        split: f32::NAN,
-                        left: me,
-                        right: me,
-                    }
-                } else {
-                    Node {
-                        feature: t.feature[i] as u32,
-                        split: t.threshold[i],
-                        left: base + t.left[i],
-                        right: base + t.right[i],
-                    }
-                });
-                m.values.push(if leaf { t.value[i] } else { 0.0 });
+        // Node 0 is never reached: a leaf's `child` (one before itself) then never wraps.
+        m.nodes.push(Node {
+            split: f32::NAN,
+            feature: 0,
+            child: 0,
+        });
+        m.values.push(0.0);
+        for (k, t) in m.trees.iter().enumerate() {
+            t.check().map_err(|e| format!("tree {k}: {e}"))?;
+            let root = m.nodes.len();
+            m.roots.push((root as u32, t.depth()));
+            // Breadth first from the root, each split's two children given adjacent slots:
+            // `slot[i]` is where node `i` of the tree lands (`check` made it a tree, so
+            // every node is reached exactly once).
+            let mut order = vec![0usize];
+            let mut slot = vec![0usize; t.feature.len()];
+            slot[0] = root;
+            let mut next_free = root + 1;
+            let mut q = 0;
+            while q < order.len() {
+                let i = order[q];
+                q += 1;
+                if t.feature[i] >= 0 {
+                    let (l, r) = (t.left[i] as usize, t.right[i] as usize);
+                    (slot[l], slot[r]) = (next_free, next_free + 1);
+                    next_free += 2;
+                    order.extend([l, r]);
+                }
             }
-        }
-        if m.nodes.len() > NODE_CAP {
-            return Err(format!(
-                "model has {} tree nodes, more than the {NODE_CAP} this build walks",
-                m.nodes.len()
-            ));
+            if next_free > NODE_CAP {
+                return Err(format!(
+                    "model has more tree nodes than the {NODE_CAP} this build walks"
+                ));
+            }
+            m.nodes.resize(next_free, m.nodes[0]);
+            m.values.resize(next_free, 0.0);
+            for &i in &order {
+                let me = slot[i];
+                (m.nodes[me], m.values[me]) = if t.feature[i] < 0 {
+                    let leaf = Node {
+                        split: f32::NAN,
+                        feature: 0,
+                        child: (me - 1) as u16,
+                    };
+                    (leaf, t.value[i])
+                } else {
+                    let split = Node {
+                        split: t.threshold[i],
+                        feature: t.feature[i] as u16,
+                        child: slot[t.left[i] as usize] as u16,
+                    };
+                    (split, 0.0)
+                };
+            }
         }
         // Padded to the capacity (with nodes no walk reaches), so that the walks can index
         // fixed-size arrays with a mask instead of a bounds check.
-        m.nodes.resize(
-            NODE_CAP,
-            Node {
-                feature: 0,
-                split: f32::NAN,
-                left: 0,
-                right: 0,
-            },
-        );
+        m.nodes.resize(NODE_CAP, m.nodes[0]);
         m.values.resize(NODE_CAP, 0.0);
         m.suffix = vec![(0.0, 0.0); m.trees.len() + 1];
         for (k, t) in m.trees.iter().enumerate().rev() {
@@ -1112,12 +1155,7 @@ impl Model {
     fn eval_packed(&self, (root, steps): (u32, u32), x: &[f32; NF]) -> f32 {
         let mut i = root as usize;
         for _ in 0..steps {
-            let n = self.nodes[i];
-            i = if x[n.feature as usize] <= n.split {
-                n.left
-            } else {
-                n.right
-            } as usize;
+            i = self.nodes[i].next(x);
         }
         self.values[i]
     }
@@ -1220,14 +1258,9 @@ impl Model {
                 for _ in 0..steps {
                     let mut moved = false;
                     for j in 0..LANES {
-                        // Masks that change nothing: `from_json` checked every child
-                        // index (< NODE_CAP) and feature (< NF, a power of two).
-                        let node = nodes[at[j] & (NODE_CAP - 1)];
-                        let next = if lane[j][node.feature as usize & (NF - 1)] <= node.split {
-                            node.left
-                        } else {
-                            node.right
-                        } as usize;
+                        // A mask that changes nothing: `from_json` placed every child
+                        // below NODE_CAP.
+                        let next = nodes[at[j] & (NODE_CAP - 1)].next(lane[j]);
                         moved |= next != at[j];
                         at[j] = next;
                     }
@@ -1526,7 +1559,12 @@ mod tests {
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
                 rng ^= rng << 17;
-                *v = (rng % 1000) as f32 / 100.0 - 1.0;
+                // Some NaN too: both walks send it right.
+                *v = if rng % 23 == 0 {
+                    f32::NAN
+                } else {
+                    (rng % 1000) as f32 / 100.0 - 1.0
+                };
             }
             assert_eq!(m.probability(&x), m.probability_unpacked(&x));
         }
@@ -1597,23 +1635,25 @@ mod tests {
                 "trees": [{{"feature": [0, 0], "threshold": [1, 1], "left": [1, 0], "right": [1, 0], "value": [0, 0]}}]}}"#,
             FEATURE_NAMES
         );
-        // Valid indices but a cycle: loads, and evaluation still terminates.
-        let m = Model::from_json(&cyclic).unwrap();
-        assert!(m.probability(&[0.0; NF]).is_finite());
-        assert_eq!(
-            m.probability(&[0.0; NF]),
-            m.probability_unpacked(&[0.0; NF])
+        // Valid indices but a cycle (node 1 is its own child): refused, not walked forever.
+        assert!(Model::from_json(&cyclic)
+            .unwrap_err()
+            .contains("not a tree"));
+        // A node with two parents, and a cycle cut off from the root (nodes 1 and 2 are each
+        // other's child): refused too.
+        let shared = cyclic.replace(r#""left": [1, 0]"#, r#""left": [1, 1]"#);
+        let shared = shared.replace(r#""feature": [0, 0]"#, r#""feature": [0, -1]"#);
+        assert!(Model::from_json(&shared)
+            .unwrap_err()
+            .contains("not a tree"));
+        let island = format!(
+            r#"{{"features": {:?}, "baseline": 0, "add_above": 0.8, "drop_below": 0.05,
+                "trees": [{{"feature": [-1, 0, 0, -1, -1], "threshold": [0, 1, 1, 0, 0], "left": [0, 2, 4, 0, 0], "right": [0, 3, 1, 0, 0], "value": [0, 0, 0, 0, 0]}}]}}"#,
+            FEATURE_NAMES
         );
-        let mut out = Vec::new();
-        m.keeps_all(&[&[0.0; NF]; 3], &[true, false, true], &mut out);
-        assert_eq!(
-            out,
-            [
-                m.keeps_full(&[0.0; NF], true),
-                m.keeps_full(&[0.0; NF], false),
-                m.keeps_full(&[0.0; NF], true)
-            ]
-        );
+        assert!(Model::from_json(&island)
+            .unwrap_err()
+            .contains("not a tree"));
         let out_of_range = cyclic.replace(r#""left": [1, 0]"#, r#""left": [9, 0]"#);
         assert!(Model::from_json(&out_of_range).is_err());
     }
