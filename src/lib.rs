@@ -21,6 +21,7 @@ pub mod eval;
 pub mod explain;
 pub mod extract;
 pub mod http;
+mod inflate;
 pub mod input;
 pub mod manifest;
 pub mod output;
