@@ -516,14 +516,21 @@ impl<'a> Builder<'a> {
                         self.doc.idents.push(' ');
                     }
                     // The first `budget` characters, lower-cased (ASCII without allocating).
-                    let v = match value.char_indices().nth(budget) {
-                        Some((i, _)) => value.get(..i).unwrap_or(value),
-                        None => value,
+                    // No more bytes than `budget` means no more characters: no count.
+                    let v = if value.len() <= budget {
+                        value
+                    } else {
+                        match value.char_indices().nth(budget) {
+                            Some((i, _)) => value.get(..i).unwrap_or(value),
+                            None => value,
+                        }
                     };
                     if v.is_ascii() {
-                        self.doc
-                            .idents
-                            .extend(v.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+                        let from = self.doc.idents.len();
+                        self.doc.idents.push_str(v);
+                        if let Some(added) = self.doc.idents.get_mut(from..) {
+                            added.make_ascii_lowercase();
+                        }
                     } else {
                         self.doc.idents.push_str(&v.to_lowercase());
                     }

@@ -171,7 +171,12 @@ pub(crate) const CONTENT_WORDS: &[&str] = &[
 /// The whitespace-separated words of `text` (`str::split_whitespace`), split on bytes when
 /// the text is ASCII: the two agree there but for U+000B, which only the first splits on.
 pub(crate) fn words(text: &str) -> Words<'_> {
-    if text.is_ascii() && !text.contains('\u{b}') {
+    words_known(text, text.is_ascii())
+}
+
+/// [`words`] for a caller that knows whether `text` is ASCII.
+pub(crate) fn words_known(text: &str, ascii: bool) -> Words<'_> {
+    if ascii && !text.as_bytes().contains(&0x0b) {
         Words::Ascii(text.split_ascii_whitespace())
     } else {
         Words::Unicode(text.split_whitespace())
@@ -392,7 +397,7 @@ fn word_bits(w: &[u8]) -> u16 {
     let mut bits = table.get(w) & LIST_BITS;
     if (w.starts_with(b"comment") && !w.starts_with(b"commentary"))
         || w.ends_with(b"comments")
-        || memchr::memmem::find(w, b"disqus").is_some()
+        || w.windows(6).any(|x| x == b"disqus")
     {
         bits |= u16::from(R_COMMENT);
     }

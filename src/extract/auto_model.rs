@@ -23,8 +23,8 @@ use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
 use super::auto::{
-    is_prose, words, Auto, Decision, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK, W_CAPTION,
-    W_META, W_TITLE,
+    is_prose, words_known, Auto, Decision, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK,
+    W_CAPTION, W_META, W_TITLE,
 };
 use crate::doc::Doc;
 use crate::tokenize::Tag;
@@ -580,7 +580,8 @@ fn ends_punct(text: &str) -> bool {
 fn text_stats(text: &str, title: &TitleWords) -> TextStats {
     let mut t = TextStats::default();
     let mut lw = String::new();
-    match words(text) {
+    let ascii = text.is_ascii();
+    match words_known(text, ascii) {
         Words::Ascii(ws) => ws.for_each(|w| {
             t.words += 1;
             ascii_word(w.as_bytes(), title, &mut t, &mut lw);
@@ -609,7 +610,7 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
     t.ends_punct = ends_punct(text);
     let mut seen = 0u64;
     let mut note = |m: aho_corasick::Match| seen |= 1 << m.pattern().as_usize();
-    if !lowercases_into_ascii(text) {
+    if !lowercases_into_ascii(text, ascii) {
         phrase_matcher(true)
             .find_overlapping_iter(text)
             .for_each(&mut note);
@@ -620,7 +621,7 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
     }
     let boiler = (1u64 << BOILER_PHRASES.len()) - 1;
     t.boiler_phrases = (seen & boiler).count_ones();
-    t.copyright = text.contains('©') || seen & !boiler != 0;
+    t.copyright = seen & !boiler != 0 || (!ascii && text.contains('©'));
     t
 }
 
@@ -634,8 +635,9 @@ const LOWERS_TO_ASCII: [char; 2] = ['\u{212A}', '\u{130}'];
 /// `text` with ASCII case folded: lower-casing maps ASCII to ASCII one to one and every other
 /// character to non-ASCII, so an ASCII run of the lower-cased text is an ASCII run of `text`
 /// lower-cased. So the folding automaton runs on `text` itself, without the copy.
-fn lowercases_into_ascii(text: &str) -> bool {
-    !text.is_ascii() && text.contains(LOWERS_TO_ASCII)
+/// `ascii`: whether `text` is ASCII, which the caller knows already.
+fn lowercases_into_ascii(text: &str, ascii: bool) -> bool {
+    !ascii && text.contains(LOWERS_TO_ASCII)
 }
 
 /// The obvious twin of [`text_stats`]: one `contains` per phrase over the lower-cased
@@ -1443,8 +1445,8 @@ mod tests {
             l
         });
         // And the cases that must take the copying path do.
-        assert!(lowercases_into_ascii("clic\u{212A} here"));
-        assert!(!lowercases_into_ascii("Click Here — é"));
+        assert!(lowercases_into_ascii("clic\u{212A} here", false));
+        assert!(!lowercases_into_ascii("Click Here — é", false));
         let title = TitleWords::new(None);
         let t = text_stats("Clic\u{212A} here, é", &title);
         assert_eq!(t, text_stats_slow("Clic\u{212A} here, é", &[]));
