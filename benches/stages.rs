@@ -7,6 +7,7 @@
 //! | bench | what one iteration does | bytes counted |
 //! |---|---|---|
 //! | `stages/inflate` | decode the gzip members through `input::Input` | decompressed WARC |
+//! | `stages/inflate-zlib-rs` | the same with flate2's streaming `MultiGzDecoder` (zlib-rs), the decoder `Input` uses only for members that are not in its buffer whole: the reference for its libdeflate path | decompressed WARC |
 //! | `stages/frame` | `record::RecordReader` over the decompressed bytes | decompressed WARC |
 //! | `stages/read` | both: `RecordReader` over `Input` (the reader thread's work) | decompressed WARC |
 //! | `stages/http` | `http::parse_response` of each response block | response blocks |
@@ -189,6 +190,10 @@ fn bench_stages(c: &mut Criterion, corpus: &Corpus) {
         let mut input =
             Input::from_reader("bench", std::io::Cursor::new(corpus.compressed.clone())).unwrap();
         black_box(std::io::copy(&mut input, &mut std::io::sink()).unwrap());
+    });
+    bench(c, "stages", "inflate-zlib-rs", warc_bytes, || {
+        let mut gz = flate2::bufread::MultiGzDecoder::new(corpus.compressed.as_ref());
+        black_box(std::io::copy(&mut gz, &mut std::io::sink()).unwrap());
     });
     bench(c, "stages", "frame", warc_bytes, || {
         let n = RecordReader::new(&corpus.warc[..], ReaderOptions::default()).count();
