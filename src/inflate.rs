@@ -4,8 +4,9 @@
 //! libdeflate decodes a whole gzip member from one buffer into another in one call, without
 //! the streaming state machine of zlib, and is the fastest DEFLATE decoder we measured:
 //! `cargo bench --bench stages -- stages/inflate` reads 945 MB/s through the input module
-//! against 624 MB/s for flate2's streaming decoder (zlib-rs) on the same members; on all of
-//! `big.warc.gz` in memory it took 0.264 s against 0.363 s. Common Crawl writes one
+//! against 624 MB/s for flate2's streaming decoder (zlib-rs) on the same members (a scratch
+//! program, not kept, took 0.264 s against 0.363 s on all of `big.warc.gz` in memory).
+//! Common Crawl writes one
 //! member per record, tens of KiB each, so nearly every member fits this path; the input
 //! module falls back to the streaming decoder (flate2 with zlib-rs) for a member that does
 //! not fit its buffers, and for any member libdeflate refuses, so that errors are still

@@ -14,11 +14,12 @@
 //! - **gzip** is read member by member (Common Crawl writes one member per record; a whole file
 //!   compressed as one member works too). A member that lies whole in the compressed buffer
 //!   is decoded in one call by libdeflate (`crate::inflate`); a longer one, or one libdeflate
-//!   refuses, streams through flate2 (zlib-rs), which also words the errors. Each member's (decompressed start, compressed start)
-//!   is remembered in a small deque, pruned as [`Input::origin_of`] moves forward. A corrupt or
-//!   truncated member surfaces as an `io::Error` naming the member's compressed offset; the
-//!   next read then resynchronises by scanning the compressed bytes for the next gzip member
-//!   header (`1f 8b 08`), so one damaged record does not end the file.
+//!   refuses, streams through flate2 (zlib-rs), which also words the errors. Each member's
+//!   (decompressed start, compressed start) is remembered in a small deque, pruned as
+//!   [`Input::origin_of`] moves forward. A corrupt or truncated member surfaces as an
+//!   `io::Error` naming the member's compressed offset; the next read then resynchronises by
+//!   scanning the compressed bytes for the next gzip member header (`1f 8b 08`), so one
+//!   damaged record does not end the file.
 //! - **zstd** (multi-frame, skippable frames ignored) is read with `zstd`'s streaming decoder.
 //!   Zstd frames carry no per-record index here, so `origin_of` returns the decompressed
 //!   position. Dictionary-compressed `.warc.zst` files (with the dictionary in a leading
@@ -1209,6 +1210,18 @@ mod tests {
     }
 
     /// Reads everything, collecting the data and the error messages (at most 100).
+    /// `len` bytes that do not compress (xorshift from `state`, which moves on).
+    fn noise(len: usize, state: &mut u64) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                *state as u8
+            })
+            .collect()
+    }
+
     fn drain(input: &mut Input) -> (Vec<u8>, Vec<String>) {
         let mut data = Vec::new();
         let mut errors = Vec::new();
@@ -1315,15 +1328,7 @@ mod tests {
     /// streamed one: every intact member's bytes and offset, and the error, come out right.
     #[test]
     fn whole_and_streamed_members_agree() {
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let noise: Vec<u8> = (0..400_000)
-            .map(|_| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                rng as u8
-            })
-            .collect();
+        let noise = noise(400_000, &mut 0x2545_f491_4f6c_dd1du64);
         let text = |n: usize, c: u8| -> Vec<u8> { (0..n).map(|i| c + (i % 7) as u8).collect() };
         let parts: Vec<Vec<u8>> = vec![
             text(100, b'a'),
@@ -1803,12 +1808,6 @@ mod tests {
             cut in proptest::option::of(any::<prop::sample::Index>()),
         ) {
             let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-            let mut next = || {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                rng
-            };
             let members: Vec<Vec<u8>> = parts
                 .iter()
                 .map(|&(kind, len, seed)| {
@@ -1816,9 +1815,9 @@ mod tests {
                     // records that need more than the first buffer or the compressed one.
                     let data: Vec<u8> = match kind {
                         0 => (0..len).map(|i| b"<p>warc text</p>\n"[(i + seed as usize) % 17]).collect(),
-                        1 => (0..len).map(|_| next() as u8).collect(),
+                        1 => noise(len, &mut rng),
                         2 => (0..len * 700).map(|i| (i / 3 % 251) as u8 ^ seed as u8).collect(),
-                        _ => (0..len * 100).map(|_| next() as u8).collect(),
+                        _ => noise(len * 100, &mut rng),
                     };
                     gzip_member(&data)
                 })

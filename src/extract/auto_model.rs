@@ -928,8 +928,16 @@ impl Tree {
     /// The longest path from the root to a leaf, in steps, of a tree that passed
     /// [`Tree::check`].
     fn depth(&self) -> u32 {
-        let (mut stack, mut deepest) = (vec![(0usize, 0u32)], 0);
+        self.walk().1
+    }
+
+    /// From the root down every path, for a tree whose children are in range and whose
+    /// nodes have one parent each but the root (none), so every node is met at most once:
+    /// the nodes met and the longest path, in steps.
+    fn walk(&self) -> (usize, u32) {
+        let (mut stack, mut met, mut deepest) = (vec![(0usize, 0u32)], 0, 0);
         while let Some((i, d)) = stack.pop() {
+            met += 1;
             deepest = deepest.max(d);
             if self.feature[i] >= 0 {
                 stack.extend([
@@ -938,7 +946,7 @@ impl Tree {
                 ]);
             }
         }
-        deepest
+        (met, deepest)
     }
 
     /// Arrays of one length, features and children in range, and one tree.
@@ -976,14 +984,7 @@ impl Tree {
         if parents[0] != 0 || parents[1..].iter().any(|&p| p != 1) {
             return Err("not a tree: a node with no parent or two, or a link to the root".into());
         }
-        let (mut stack, mut reached) = (vec![0usize], 0usize);
-        while let Some(i) = stack.pop() {
-            reached += 1;
-            if self.feature[i] >= 0 {
-                stack.extend([self.left[i] as usize, self.right[i] as usize]);
-            }
-        }
-        if reached != n {
+        if self.walk().0 != n {
             return Err("not a tree: a cycle cut off from the root".into());
         }
         Ok(())
