@@ -33,6 +33,11 @@ pub struct Limits {
     pub max_depth: usize,
     /// Bytes of `id`/`class`/`role`/`itemprop` kept per element.
     pub max_ident_bytes: usize,
+    /// Whether to record [`Doc::units`]. Only the token-sequence methods (CETR, the
+    /// line-block family, CNR, BTE and the methods built on them) read them; the others
+    /// leave this off and skip one push per tag and text segment (see
+    /// [`crate::extract::Method::reads_units`]).
+    pub units: bool,
 }
 
 impl Default for Limits {
@@ -42,6 +47,7 @@ impl Default for Limits {
         Limits {
             max_depth: 4096,
             max_ident_bytes: 256,
+            units: true,
         }
     }
 }
@@ -126,6 +132,7 @@ pub struct Doc {
     pub meta: Vec<(String, String)>,
     pub elements: Vec<Element>,
     pub segments: Vec<Segment>,
+    /// Empty when built with [`Limits::units`] off (for methods that never read them).
     pub units: Vec<Unit>,
     /// Buffer behind [`Segment::text`].
     pub text: String,
@@ -227,6 +234,8 @@ struct Builder<'a> {
     max_line: u32,
     /// Elements opened beyond `max_depth` and not pushed, per tag (their end tags are eaten).
     untracked: u32,
+    /// Scratch for [`style_hides`], reused across tags.
+    style: String,
 }
 
 impl<'a> Builder<'a> {
@@ -257,6 +266,7 @@ impl<'a> Builder<'a> {
             block_has_text: false,
             max_line: 0,
             untracked: 0,
+            style: String::new(),
         }
     }
 
@@ -355,14 +365,16 @@ impl<'a> Builder<'a> {
         };
         let index = self.doc.segments.len() as u32;
         self.doc.segments.push(seg);
-        self.doc.units.push(Unit {
-            kind: UnitKind::Text,
-            index,
-            tag: Tag::None,
-            line,
-            block,
-            link: self.in_link(),
-        });
+        if self.limits.units {
+            self.doc.units.push(Unit {
+                kind: UnitKind::Text,
+                index,
+                tag: Tag::None,
+                line,
+                block,
+                link: self.in_link(),
+            });
+        }
         self.block_has_text = true;
     }
 
@@ -378,7 +390,7 @@ impl<'a> Builder<'a> {
 
     /// Record the unit of a tag, unless it belongs to a removed element.
     fn tag_unit(&mut self, kind: UnitKind, element: u32, tag: Tag, line: u32) {
-        if self.in_head || is_removed(tag) {
+        if !self.limits.units || self.in_head || is_removed(tag) {
             return;
         }
         let link = self.in_link() || tag == Tag::A;
@@ -542,12 +554,7 @@ impl<'a> Builder<'a> {
             } else if name.eq_ignore_ascii_case("aria-hidden") {
                 hidden |= value.trim().eq_ignore_ascii_case("true");
             } else if name.eq_ignore_ascii_case("style") {
-                let v: String = value
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect::<String>()
-                    .to_ascii_lowercase();
-                hidden |= v.contains("display:none") || v.contains("visibility:hidden");
+                hidden |= style_hides(value, &mut self.style);
             }
         }
         (start as u32..self.doc.idents.len() as u32, hidden, href)
@@ -816,6 +823,16 @@ pub fn is_removed(tag: Tag) -> bool {
     )
 }
 
+/// Whether a `style` attribute hides its element: `display:none` or `visibility:hidden`
+/// once whitespace is removed and ASCII lower-cased. `buf` is scratch, so the many `style`
+/// attributes of a page cost no allocation; `style_hides_slow` is the obvious twin.
+fn style_hides(value: &str, buf: &mut String) -> bool {
+    buf.clear();
+    buf.extend(value.chars().filter(|c| !c.is_whitespace()));
+    buf.make_ascii_lowercase();
+    buf.contains("display:none") || buf.contains("visibility:hidden")
+}
+
 /// Appends the words of `piece` (split at Unicode whitespace, as [`str::split_whitespace`])
 /// to `out`, joined by single spaces; returns the characters appended.
 ///
@@ -969,7 +986,35 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The original `style` check: a fresh string per attribute.
+    fn style_hides_slow(value: &str) -> bool {
+        let v: String = value
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        v.contains("display:none") || v.contains("visibility:hidden")
+    }
+
+    #[test]
+    fn style_hides_worked_examples() {
+        let mut buf = String::from("left over from the last tag: display:none");
+        assert!(style_hides("color: red; DISPLAY : None", &mut buf));
+        assert!(style_hides("visibility:\u{a0}hidden", &mut buf));
+        assert!(!style_hides("display: block", &mut buf));
+        assert!(!style_hides("", &mut buf));
+        assert!(!style_hides("display:nonè", &mut buf));
+    }
+
     proptest! {
+        #[test]
+        fn style_hides_matches_the_slow_twin(
+            value in "(display|visibility|:|none|hidden|NONE|Hidden| |\t|\u{a0}|\u{3000};|é|x){0,12}"
+        ) {
+            let mut buf = String::from("stale");
+            prop_assert_eq!(style_hides(&value, &mut buf), style_hides_slow(&value));
+        }
+
         #[test]
         fn plain_ascii_path_matches_the_general_one(
             piece in "[ -~\t\n\r\x0b\x0c\x00-\x08\x7f\u{a0}é]{0,60}",

@@ -554,6 +554,10 @@ impl Method for Auto {
         }
     }
 
+    fn reads_units(&self) -> bool {
+        false
+    }
+
     fn select(&self, doc: &Doc) -> Vec<bool> {
         let d = self.decide(doc);
         let keep_block = self.keep_blocks(doc, &d);

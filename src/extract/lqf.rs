@@ -112,6 +112,10 @@ impl Method for Lqf {
         }
     }
 
+    fn reads_units(&self) -> bool {
+        false
+    }
+
     fn select(&self, doc: &Doc) -> Vec<bool> {
         let blocks = self.kept_blocks(doc);
         doc.segments

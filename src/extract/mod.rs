@@ -49,6 +49,12 @@ pub trait Method: Send + Sync {
     fn builds_doc(&self) -> bool {
         true
     }
+    /// Whether the method reads [`Doc::units`] (the tag/text token sequence of CETR, the
+    /// line-block family, CNR and BTE). Methods that answer `false` get a [`Doc`] whose
+    /// `units` is empty, built a little faster; everything else in it is the same.
+    fn reads_units(&self) -> bool {
+        true
+    }
     /// The per-unit features this method computed and what it kept, for `warcsift explain`
     /// (the figure its paper would draw, and a TSV). `None` where there is nothing to plot.
     fn explain(&self, doc: &Doc) -> Option<Explanation> {
@@ -171,7 +177,11 @@ pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageT
         return PageText::default();
     }
     let html = method.prepare(html);
-    let mut doc = Doc::parse(&html);
+    let limits = crate::doc::Limits {
+        units: method.reads_units(),
+        ..crate::doc::Limits::default()
+    };
+    let mut doc = Doc::parse_with(&html, limits);
     doc.url = url.map(str::to_owned);
     let keep = method.select(&doc);
     PageText {
@@ -282,6 +292,56 @@ mod tests {
         let doc = Doc::parse("<h1>Title</h1><p>One <b>bold</b>word and <i>two</i>.</p><p>Next</p>");
         let keep = vec![true; doc.segments.len()];
         assert_eq!(render(&doc, &keep), "Title\nOne boldword and two.\nNext");
+    }
+
+    /// A method that says it never reads [`Doc::units`] keeps the same segments on a `Doc`
+    /// built without them (the pipeline builds such a `Doc` for it), and the units are the
+    /// only difference between the two `Doc`s.
+    #[test]
+    fn methods_that_skip_units_select_the_same_without_them() {
+        let pages = [
+            "<html><head><title>T</title></head><body><nav><a href=/>Home</a> <a href=/a>About</a></nav>\
+             <article><h1>A headline of the page</h1><p>First paragraph of the article, with \
+             commas, clauses and enough words to count as prose in any method.</p>\
+             <p>Second paragraph, <a href=x>a link</a> inside, and more words, to keep it long.</p>\
+             </article><div class=comments><p>A comment, short.</p></div>\
+             <footer>Copyright 2024, all rights reserved. Privacy. Terms of use.</footer></body></html>",
+            "<div><table><tr><td>menu</td><td><p>Text in a table cell, long enough to matter, \
+             with commas.</p></td></tr></table><ul><li><a href=1>one</a></li><li>two</li></ul></div>",
+            "",
+        ];
+        let skipping: Vec<_> = registry()
+            .into_iter()
+            .filter(|m| !m.reads_units())
+            .collect();
+        let names: Vec<_> = skipping.iter().map(|m| m.name()).collect();
+        assert!(
+            names.contains(&"auto") && names.contains(&"plain"),
+            "{names:?}"
+        );
+        for html in pages {
+            let with = Doc::parse(html);
+            let without = Doc::parse_with(
+                html,
+                crate::doc::Limits {
+                    units: false,
+                    ..crate::doc::Limits::default()
+                },
+            );
+            assert!(without.units.is_empty());
+            assert_eq!(with.units.is_empty(), html.is_empty());
+            assert_eq!(with.text, without.text);
+            assert_eq!(with.segments.len(), without.segments.len());
+            assert_eq!(with.elements.len(), without.elements.len());
+            for m in &skipping {
+                assert_eq!(
+                    m.select(&with),
+                    m.select(&without),
+                    "{} on {html:?}",
+                    m.name()
+                );
+            }
+        }
     }
 
     #[test]

@@ -16,6 +16,10 @@ impl Method for Plain {
     fn describe(&self) -> &'static str {
         "every visible text, no removal: the baseline (seed 004, section 4)"
     }
+    fn reads_units(&self) -> bool {
+        false
+    }
+
     fn select(&self, doc: &Doc) -> Vec<bool> {
         doc.visible()
     }
