@@ -29,9 +29,11 @@ fuzz_target!(|data: &[u8]| {
             Limits {
                 max_depth: 4,
                 max_ident_bytes: 8,
+                units: false,
             },
         );
         assert!(shallow.elements.iter().all(|e| e.depth <= 5));
+        assert!(shallow.units.is_empty());
         return;
     };
     let doc = Doc::parse(src);
@@ -43,6 +45,17 @@ fuzz_target!(|data: &[u8]| {
         "{}: one flag per segment",
         m.name()
     );
+    if !m.reads_units() {
+        // The pipeline gives such a method a Doc without units: it must not notice.
+        let lean = Doc::parse_with(
+            src,
+            Limits {
+                units: false,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(m.select(&lean), keep, "{}: same without units", m.name());
+    }
     if let Some(ex) = m.explain(&doc) {
         for (name, column) in &ex.columns {
             assert_eq!(column.len(), ex.kept.len(), "{}: column {name}", m.name());
