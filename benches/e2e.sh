@@ -26,8 +26,9 @@
 # Reported per contender: median wall time, pages/s, MB/s (10^6 decompressed bytes), median
 # CPU time (user+sys) and the largest peak RSS; then the targets with PASS/FAIL.
 # WARCSIFT_ALGO=NAME times that method instead of the default in the warcsift rows (not in
-# the parse-only one); WARCSIFT_BIN=PATH times that binary instead of building
-# target/release/warcsift.
+# the parse-only one); WARCSIFT_BIN=PATH times that binary instead of building the `dist`
+# profile (the deployed build: fat LTO, see Cargo.toml) into target/dist/warcsift. The
+# profile-guided build of ops/build-pgo.sh is WARCSIFT_BIN=target/pgo/warcsift.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,8 +49,8 @@ warc=$(cd "$(dirname "$warc")" && pwd)/$(basename "$warc")
 if [ -n "${WARCSIFT_BIN:-}" ]; then
   bin=$(cd "$(dirname "$WARCSIFT_BIN")" && pwd)/$(basename "$WARCSIFT_BIN")
 else
-  cargo build --release --quiet
-  bin=$PWD/target/release/warcsift
+  cargo build --profile dist --quiet --bin warcsift
+  bin=$PWD/target/dist/warcsift
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
