@@ -230,7 +230,22 @@ fn flag(b: bool) -> f32 {
     f32::from(u8::from(b))
 }
 
+/// `ln(1 + x)` of a count, as every feature that takes it computes it. Counts below
+/// [`LOG1P_TABLE`] (nearly all block, word and neighbour counts) come from a table filled by
+/// that same expression, so the value is the same bit for bit; the rest are computed.
 fn log1p(x: u32) -> f32 {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..LOG1P_TABLE).map(log1p_direct).collect());
+    match table.get(x as usize) {
+        Some(&v) => v,
+        None => log1p_direct(x),
+    }
+}
+
+/// Entries of [`log1p`]'s table (16 KiB).
+const LOG1P_TABLE: u32 = 4096;
+
+fn log1p_direct(x: u32) -> f32 {
     (x as f32).ln_1p()
 }
 
@@ -730,6 +745,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
     let in_reg = |k: usize| !blocks[k].bad && d.in_region[blocks[k].container as usize];
     let region_first = (0..n).find(|&k| in_reg(k));
     let region_last = (0..n).rev().find(|&k| in_reg(k));
+    let (log_page_chars, log_visible) = (log1p(page_chars), log1p(visible.len() as u32));
     let mut before = 0u32;
     let mut chars_before = 0u32;
     let mut out = Vec::with_capacity(n);
@@ -865,9 +881,9 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
             flag(ts.copyright),
             ts.word_chars as f32 / ts.words.max(1) as f32,
             d.prose[c] as f32 / prose_total,
-            log1p(page_chars),
+            log_page_chars,
             page_ld,
-            log1p(visible.len() as u32),
+            log_visible,
             dist[k] as f32,
             flag(p > 0),
             ts.title_words as f32 / ts.words.max(1) as f32,
@@ -1469,6 +1485,15 @@ mod tests {
                 assert_eq!(b | 0x20, b.to_ascii_lowercase(), "byte {b:#04x}");
             }
         }
+    }
+
+    #[test]
+    fn log1p_table_is_the_direct_value() {
+        for x in (0..LOG1P_TABLE + 10).chain([u32::MAX / 2, u32::MAX]) {
+            assert_eq!(log1p(x).to_bits(), log1p_direct(x).to_bits(), "{x}");
+        }
+        assert_eq!(log1p(0), 0.0);
+        assert!((log1p(1) - std::f32::consts::LN_2).abs() < 1e-7);
     }
 
     #[test]
