@@ -1209,7 +1209,6 @@ mod tests {
         e.finish().unwrap()
     }
 
-    /// Reads everything, collecting the data and the error messages (at most 100).
     /// `len` bytes that do not compress (xorshift from `state`, which moves on).
     fn noise(len: usize, state: &mut u64) -> Vec<u8> {
         (0..len)
@@ -1222,6 +1221,7 @@ mod tests {
             .collect()
     }
 
+    /// Reads everything, collecting the data and the error messages (at most 100).
     fn drain(input: &mut Input) -> (Vec<u8>, Vec<String>) {
         let mut data = Vec::new();
         let mut errors = Vec::new();
