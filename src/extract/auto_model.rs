@@ -1273,18 +1273,12 @@ impl Model {
                     break;
                 }
                 let mut at = [root as usize; LANES];
-                // Every lane is on a leaf after `steps`, and once a step moves no lane.
+                // Every lane is on a leaf after `steps` (leaves lead to themselves).
                 for _ in 0..steps {
-                    let mut moved = false;
                     for j in 0..LANES {
                         // A mask that changes nothing: `from_json` placed every child
                         // below NODE_CAP.
-                        let next = nodes[at[j] & (NODE_CAP - 1)].next(lane[j]);
-                        moved |= next != at[j];
-                        at[j] = next;
-                    }
-                    if !moved {
-                        break;
+                        at[j] = nodes[at[j] & (NODE_CAP - 1)].next(lane[j]);
                     }
                 }
                 for j in 0..LANES {
