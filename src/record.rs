@@ -1850,8 +1850,8 @@ mod tests {
 
 /// Reads the shared development WARC (`../shared/warc/dev.warc.gz`: Common-Crawl-style, one
 /// gzip member per record) and counts what it holds; skipped with a message where the
-/// shared folder is absent. About a second in a release build (`cargo test --release`, as
-/// CI runs), half a minute in a debug one.
+/// shared folder is absent. 0.2 s in a release build (`cargo test --release`, as CI
+/// runs).
 #[cfg(test)]
 mod dev_warc {
     use super::*;
