@@ -237,6 +237,22 @@ if t1 and "resiliparse" in table and "fastwarc" in table:
 if "none-pinned" in table and "fastwarc" in table:
     print(f"  warcsift parse-only wall / fastwarc parse-only wall: "
           f"{table['none-pinned']['wall'] / table['fastwarc']['wall']:.2f}")
+if t1 and "none-pinned" in table:
+    # Each single-thread target as a budget, in multiples of warcsift's own parse-only pass:
+    # set these against the floor that `cargo bench --bench stages` prints (parse-only plus a
+    # bare tag scan, JSONL and zstd level -1), which no extractor can go below.
+    parse = table["none-pinned"]["wall"]
+    budgets = []
+    if "resiliparse" in table:
+        budgets.append(("10x resiliparse", table["resiliparse"]["wall"] / 10))
+    if "trafilatura" in table:
+        budgets.append(("100x trafilatura", table["trafilatura"]["wall"] / 100))
+    if "fastwarc" in table:
+        budgets.append(("2.5x fastwarc parse", table["fastwarc"]["wall"] * 2.5))
+    if budgets:
+        print("  single-thread budget of each target: " + "; ".join(
+            f"{name} {b:.2f} s = {b / parse:.2f}x parse-only" for name, b in budgets)
+            + f"; today {t1['wall'] / parse:.2f}x")
 print("peak RSS over 200 MiB on huge records and inputs: tests/memory.rs")
 print("note: one run on a shared machine (other processes may be running); medians of few runs.")
 PY

@@ -13,14 +13,19 @@
 //! | `stages/http` | `http::parse_response` of each response block | response blocks |
 //! | `stages/charset` | `charset::decode` of each payload | payloads |
 //! | `stages/tokenize` | iterate every token of each decoded page | decoded HTML |
+//! | `floor/tag-scan` | `memchr` to every `<` and the `>` after it, nothing else: the least work that tells markup from text | decoded HTML |
 //! | `stages/doc` | `Doc::parse` of each page (tokenizer included) | decoded HTML |
 //! | `extract/<method>` | `select` + `render` on prebuilt docs (Crunch: its own prepared docs) | decoded HTML |
 //! | `page/<method>` | `extract::extract_with`: charset, prepare, parse, select, render | payloads |
 //! | `output/jsonl` | `output::jsonl::encode_into` of each page's `PageRecord` | JSONL |
 //! | `output/zstd` | zstd (level 3, streaming, as the shard writer) of that JSONL | JSONL |
+//! | `output/zstd-1`, `output/zstd-fast1` | the same at levels 1 and -1 (`--zstd-level`) | JSONL |
 //!
 //! At the end a table gives each stage's speed from its fastest sample (interference on
-//! shared cores only ever adds time) and its time per page.
+//! shared cores only ever adds time) and its time per page, then the floor of issue 6: the
+//! parse-only pass, the same plus the tag scan, JSONL and zstd at level -1 (what any extractor
+//! pays before deciding anything), and the default path, each per page and as a multiple of
+//! the parse-only pass.
 //!
 //! `cargo bench --bench stages` (about 3 minutes on 2 shared cores; add a filter such as
 //! `-- stages/` or `-- extract/auto` to run fewer). `STAGES_PAGES=N` changes the page count.
@@ -224,6 +229,14 @@ fn bench_stages(c: &mut Criterion, corpus: &Corpus) {
             black_box(Tokenizer::new(black_box(&p.html)).count());
         }
     });
+    // The floor of any HTML extractor: find every `<` and the `>` after it, nothing else
+    // (no names, attributes, quotes, entities or text). No extractor that tells markup from
+    // text can touch a page with less work than this.
+    bench(c, "floor", "tag-scan", html_bytes, || {
+        for p in pages {
+            black_box(tag_scan(black_box(p.html.as_bytes())));
+        }
+    });
     bench(c, "stages", "doc", html_bytes, || {
         for p in pages {
             black_box(Doc::parse(black_box(&p.html)));
@@ -316,15 +329,37 @@ fn bench_stages(c: &mut Criterion, corpus: &Corpus) {
         black_box(out.len());
     });
     let mut zout = Vec::with_capacity(lines.len());
-    bench(c, "output", "zstd", jsonl_bytes, || {
-        zout.clear();
-        let mut enc = zstd::stream::write::Encoder::new(&mut zout, 3).unwrap();
-        for line in lines.split_inclusive(|&b| b == b'\n') {
-            enc.write_all(black_box(line)).unwrap();
+    // Level 3 is the shard writer's default; 1 and -1 are the cheapest zstd a user can ask for
+    // (`--zstd-level`), the floor of JSONL+zstd output.
+    for (name, level) in [("zstd", 3), ("zstd-1", 1), ("zstd-fast1", -1)] {
+        bench(c, "output", name, jsonl_bytes, || {
+            zout.clear();
+            let mut enc = zstd::stream::write::Encoder::new(&mut zout, level).unwrap();
+            for line in lines.split_inclusive(|&b| b == b'\n') {
+                enc.write_all(black_box(line)).unwrap();
+            }
+            enc.finish().unwrap();
+            black_box(zout.len());
+        });
+    }
+}
+
+/// Tags in `html` by the least work that still separates markup from text: `memchr` to each
+/// `<`, then to the `>` after it.
+fn tag_scan(html: &[u8]) -> usize {
+    let mut tags = 0;
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(b'<', &html[at..]) {
+        let lt = at + i;
+        match memchr::memchr(b'>', &html[lt..]) {
+            Some(j) => {
+                tags += 1;
+                at = lt + j + 1;
+            }
+            None => break,
         }
-        enc.finish().unwrap();
-        black_box(zout.len());
-    });
+    }
+    tags
 }
 
 /// One row per bench: speed from the fastest iteration, and time per page.
@@ -350,6 +385,49 @@ fn print_summary(pages: usize) {
             secs * 1e6 / pages.max(1) as f64
         );
     }
+    print_floor(&times, pages);
+}
+
+/// The stage sums behind issue 6's targets, as ratios to the parse-only pass (`-a none`:
+/// read, HTTP, charset), all from this run:
+/// - floor: parse-only, plus the tag scan, JSONL and the cheapest zstd: what any extractor that
+///   looks at every tag and writes JSONL+zstd pays before it decides anything;
+/// - default: parse-only, plus `Doc` building, `auto`, JSONL and zstd at level 3.
+fn print_floor(times: &[(String, f64, u64)], pages: usize) {
+    let get = |k: &str| times.iter().find(|e| e.0 == k).map(|e| e.1);
+    let sum = |ks: &[&str]| ks.iter().map(|k| get(k)).sum::<Option<f64>>();
+    let parse = ["stages/read", "stages/http", "stages/charset"];
+    let (Some(p), Some(floor), Some(default)) = (
+        sum(&parse),
+        sum(&[
+            &parse[..],
+            &["floor/tag-scan", "output/jsonl", "output/zstd-fast1"],
+        ]
+        .concat()),
+        sum(&[
+            &parse[..],
+            &["stages/doc", "extract/auto", "output/jsonl", "output/zstd"],
+        ]
+        .concat()),
+    ) else {
+        println!("\n(floor: run the stages/, floor/, output/ and extract/auto benches together)");
+        return;
+    };
+    let us = |s: f64| s * 1e6 / pages.max(1) as f64;
+    println!("\nper page, as a multiple of the parse-only pass (read + http + charset)");
+    println!("{:<60} {:>8.1} µs {:>6.2}×", "parse only", us(p), 1.0);
+    println!(
+        "{:<60} {:>8.1} µs {:>6.2}×",
+        "floor: + tag scan + jsonl + zstd level -1",
+        us(floor),
+        floor / p
+    );
+    println!(
+        "{:<60} {:>8.1} µs {:>6.2}×",
+        "default: + doc + extract/auto + jsonl + zstd level 3",
+        us(default),
+        default / p
+    );
 }
 
 fn main() {

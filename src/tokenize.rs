@@ -218,9 +218,12 @@ fn is_name_end(b: u8) -> bool {
 pub struct Tokenizer<'a> {
     src: &'a str,
     pos: usize,
-    /// Line of `line_pos`.
+    /// Newlines before the last position asked for in [`Tokenizer::line_at`].
     line: u32,
-    line_pos: usize,
+    /// The page's newlines from `next_newline` on, found lazily.
+    newlines: memchr::Memchr<'a>,
+    /// Offset of the first newline not yet counted in `line` (`usize::MAX`: none left).
+    next_newline: usize,
     /// A raw-text element whose content comes next.
     pending_raw: Option<Tag>,
     /// Token produced while finishing another (raw text after a start tag is emitted next).
@@ -229,26 +232,27 @@ pub struct Tokenizer<'a> {
 
 impl<'a> Tokenizer<'a> {
     pub fn new(src: &'a str) -> Self {
+        let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes());
+        let next_newline = newlines.next().unwrap_or(usize::MAX);
         Tokenizer {
             src,
             pos: 0,
             line: 0,
-            line_pos: 0,
+            newlines,
+            next_newline,
             pending_raw: None,
             queued: None,
         }
     }
 
-    /// Line of byte offset `at`; `at` never decreases between calls, so counting is linear.
+    /// Line of byte offset `at`: the newlines before it. `at` never decreases between calls,
+    /// so each newline is found once, by `memchr` (which skips the bytes between newlines
+    /// many at a time), and a call that passes none costs one comparison.
+    #[inline]
     fn line_at(&mut self, at: usize) -> u32 {
-        if at > self.line_pos {
-            let seg = self
-                .src
-                .as_bytes()
-                .get(self.line_pos..at)
-                .unwrap_or_default();
-            self.line = self.line.wrapping_add(count_newlines(seg));
-            self.line_pos = at;
+        while self.next_newline < at {
+            self.line = self.line.wrapping_add(1);
+            self.next_newline = self.newlines.next().unwrap_or(usize::MAX);
         }
         self.line
     }
@@ -373,17 +377,6 @@ impl<'a> Tokenizer<'a> {
             }
             _ => None,
         }
-    }
-}
-
-/// Newlines in `seg`. Most calls cover the few bytes between two tokens, where `memchr`'s
-/// SIMD set-up costs more than a plain loop; long runs (text, scripts) go to `memchr`.
-#[inline]
-fn count_newlines(seg: &[u8]) -> u32 {
-    if seg.len() < 64 {
-        seg.iter().filter(|&&b| b == b'\n').count() as u32
-    } else {
-        memchr::memchr_iter(b'\n', seg).count() as u32
     }
 }
 
@@ -959,14 +952,19 @@ mod tests {
     }
 
     #[test]
-    fn count_newlines_matches_the_scalar_count_at_every_length() {
-        let mut buf = Vec::new();
-        for len in 0..200usize {
-            buf.clear();
-            buf.extend((0..len).map(|i| if i % 7 == 3 { b'\n' } else { b'x' }));
-            let scalar = buf.iter().filter(|&&b| b == b'\n').count() as u32;
-            assert_eq!(count_newlines(&buf), scalar, "len {len}");
+    fn lines_count_every_newline_before_the_token() {
+        // A newline at offset 0, runs of newlines longer than any SIMD block, newlines inside
+        // tags, comments and scripts, and a token right after a newline.
+        let long = "\n".repeat(150);
+        let src = format!("\n<p>a\n{long}<b\n x='\n'>c</b><!--\n\n--><script>\n</script>\n<i>");
+        for t in Tokenizer::new(&src) {
+            let naive = src.as_bytes()[..t.start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            assert_eq!(t.line as usize, naive, "{:?} at {}", t.kind, t.start);
         }
+        assert_eq!(Tokenizer::new(&src).last().map(|t| t.line), Some(158));
     }
 
     proptest! {
