@@ -2,7 +2,8 @@
 //!
 //! Takes a decoded page (`&str`) and yields a flat stream of [`Token`]s: text runs, start and
 //! end tags, comments, doctypes, CDATA sections and the raw text of raw-text elements. Each
-//! token carries its byte range in the page and the 0-based source line it starts on. It never
+//! token carries its byte range in the page and the 0-based source line it starts on (found
+//! by one forward `memchr` pass over the page's newlines, advanced as tokens pass them). It never
 //! builds a tree, never recurses and never allocates per token: tag names are resolved to a
 //! [`Tag`] id through a lower-cased stack buffer, attributes are parsed only when a caller asks
 //! ([`Token::attrs`]), and character references are decoded only when a caller asks
