@@ -240,7 +240,7 @@ if "none-pinned" in table and "fastwarc" in table:
 if t1 and "none-pinned" in table:
     # Each single-thread target as a budget, in multiples of warcsift's own parse-only pass:
     # set these against the floor that `cargo bench --bench stages` prints (parse-only plus a
-    # bare tag scan, JSONL and zstd level -1), which no extractor can go below.
+    # bare tag scan, JSONL and zstd level -10), which no extractor can go below.
     parse = table["none-pinned"]["wall"]
     budgets = []
     if "resiliparse" in table:
