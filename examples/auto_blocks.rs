@@ -49,8 +49,7 @@ fn main() -> Result<(), String> {
             for (n, set) in grams.iter_mut().enumerate() {
                 set.extend(gw.windows(n + 1).map(hash));
             }
-            let html =
-                std::fs::read(&page.html).map_err(|e| format!("{}: {e}", page.html.display()))?;
+            let html = page.read_html()?;
             let decoded = warcsift::charset::decode(&html, None, page.url.as_deref());
             let doc = Doc::parse(&decoded.text);
             let table = block_table(&doc, &auto);

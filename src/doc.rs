@@ -12,6 +12,10 @@
 //! - [`Doc::units`], the page as the paper methods see it: a sequence of tag and text units
 //!   (script, style, comments and the `<head>` removed, as CETR, CCB and BTE prescribe).
 //! - title, declared language and `<meta>` description/keywords/type.
+//! - the page's structured data as it ships it: the raw JSON of `<script
+//!   type="application/ld+json">` (schema.org), of Next.js's `__NEXT_DATA__` and of Nuxt's
+//!   `__NUXT_DATA__` ([`Doc::data`]), for page typing and for the structured-data fallback
+//!   of pages that render their text from JSON.
 //!
 //! Structure follows HTML's tree-construction rules where they matter for text: void elements
 //! never open, `<p>` is closed by block starts, `<li>`/`<dt>`/`<dd>`/`<option>`/table cells and
@@ -130,6 +134,8 @@ pub struct Doc {
     pub lang: Option<String>,
     /// `<meta name|property=... content=...>` pairs for description, keywords and og:type.
     pub meta: Vec<(String, String)>,
+    /// Structured-data scripts, in page order, at most [`DATA_MAX_BYTES`] of them in all.
+    pub data: Vec<DataScript>,
     pub elements: Vec<Element>,
     pub segments: Vec<Segment>,
     /// Empty when built with [`Limits::units`] off (for methods that never read them).
@@ -143,6 +149,27 @@ pub struct Doc {
     /// Blocks in the page (one past the largest [`Segment::block`]).
     pub blocks: u32,
 }
+
+/// Which kind of structured data a [`DataScript`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataKind {
+    /// `<script type="application/ld+json">`: schema.org JSON-LD.
+    JsonLd,
+    /// `<script id="__NEXT_DATA__">` (Next.js) or `id="__NUXT_DATA__"` (Nuxt 3): the state a
+    /// single-page app renders from.
+    AppState,
+}
+
+/// The raw JSON of one structured-data script (not parsed here: most pages never need it).
+#[derive(Debug, Clone)]
+pub struct DataScript {
+    pub kind: DataKind,
+    pub json: String,
+}
+
+/// Structured-data bytes kept per page: app state can be megabytes of JSON; beyond this a
+/// page has other text to offer.
+pub const DATA_MAX_BYTES: usize = 4 << 20;
 
 /// Bottom-up totals per element (see [`Doc::subtree_sums`]).
 #[derive(Debug, Clone, Copy, Default)]
@@ -236,6 +263,10 @@ struct Builder<'a> {
     untracked: u32,
     /// Scratch for [`style_hides`], reused across tags.
     style: String,
+    /// The structured-data kind of the `<script>` just opened, if it is one.
+    data_script: Option<DataKind>,
+    /// Bytes in [`Doc::data`] so far.
+    data_bytes: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -267,6 +298,8 @@ impl<'a> Builder<'a> {
             max_line: 0,
             untracked: 0,
             style: String::new(),
+            data_script: None,
+            data_bytes: 0,
         }
     }
 
@@ -379,6 +412,19 @@ impl<'a> Builder<'a> {
     }
 
     fn raw_text(&mut self, t: &Token) {
+        if t.tag == Tag::Script {
+            if let Some(kind) = self.data_script.take() {
+                let json = t.raw(self.src).trim();
+                if !json.is_empty() && self.data_bytes + json.len() <= DATA_MAX_BYTES {
+                    self.data_bytes += json.len();
+                    self.doc.data.push(DataScript {
+                        kind,
+                        json: json.to_owned(),
+                    });
+                }
+            }
+            return;
+        }
         if t.tag == Tag::Title && self.doc.title.is_none() && self.open[Tag::Svg as usize] == 0 {
             let title = decode_text(t.raw(self.src));
             let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -407,6 +453,7 @@ impl<'a> Builder<'a> {
     fn start(&mut self, t: &Token) {
         let tag = t.tag;
         match tag {
+            Tag::Script => self.data_script = data_kind(t, self.src),
             Tag::Html => {
                 if self.doc.lang.is_none() {
                     if let Some(l) = t
@@ -751,6 +798,27 @@ impl<'a> Builder<'a> {
 }
 
 /// FNV-1a over the ASCII-lower-cased name of an unknown element.
+/// Whether a `<script>` start tag opens structured data: JSON-LD by its `type`, app state
+/// by its `id`.
+fn data_kind(t: &Token, src: &str) -> Option<DataKind> {
+    if t.end - t.start <= 8 {
+        return None; // `<script>`: no attributes
+    }
+    for (name, value) in t.attrs(src) {
+        if name.eq_ignore_ascii_case("type")
+            && value.trim().eq_ignore_ascii_case("application/ld+json")
+        {
+            return Some(DataKind::JsonLd);
+        }
+        if name.eq_ignore_ascii_case("id")
+            && matches!(value.trim(), "__NEXT_DATA__" | "__NUXT_DATA__")
+        {
+            return Some(DataKind::AppState);
+        }
+    }
+    None
+}
+
 fn name_hash(name: &str) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for b in name.bytes() {
@@ -806,13 +874,13 @@ fn closes_p(tag: Tag) -> bool {
 }
 
 /// Elements removed before the paper methods look (CETR's and BTE's preprocessing: script,
-/// style, comments; plus the other raw-text elements, which render nothing).
+/// style, comments; plus the other raw-text elements, which render nothing). `noscript` is
+/// not removed: its content is what a reader without scripting sees (see [`crate::tokenize`]).
 pub fn is_removed(tag: Tag) -> bool {
     matches!(
         tag,
         Tag::Script
             | Tag::Style
-            | Tag::Noscript
             | Tag::Template
             | Tag::Title
             | Tag::Textarea
@@ -1148,6 +1216,26 @@ mod tests {
             blocks.windows(2).all(|w| w[0] < w[1]),
             "every run is its own block: {blocks:?}"
         );
+    }
+
+    #[test]
+    fn structured_data_scripts() {
+        let doc = Doc::parse(
+            "<head><script type='application/ld+json'> {\"@type\": \"Product\"} </script>\
+             <script>var x = 1;</script><script src=a.js></script></head><body><p>x</p>\
+             <script id=\"__NEXT_DATA__\" type=\"application/json\">{\"props\":{}}</script>\
+             <script type=\"APPLICATION/LD+JSON\"></script></body>",
+        );
+        let got: Vec<(DataKind, &str)> =
+            doc.data.iter().map(|d| (d.kind, d.json.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (DataKind::JsonLd, "{\"@type\": \"Product\"}"),
+                (DataKind::AppState, "{\"props\":{}}")
+            ]
+        );
+        assert_eq!(doc.seg_text(&doc.segments[0]), "x");
     }
 
     #[test]

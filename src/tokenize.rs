@@ -9,10 +9,13 @@
 //! ([`Token::attrs`]), and character references are decoded only when a caller asks
 //! ([`decode_text`], through `htmlize`, which carries the full HTML5 entity table).
 //!
-//! Raw-text elements (`script`, `style`, `textarea`, `title`, `noscript`, `template`, `xmp`,
+//! Raw-text elements (`script`, `style`, `textarea`, `title`, `template`, `xmp`,
 //! `iframe`, `noembed`, `noframes`, `plaintext`) are skipped to their real end tag, so a `<` in
-//! a script never starts a tag. `noscript` and `template` are treated as raw text on purpose:
-//! browsers with scripting render neither, and their content is almost never main text.
+//! a script never starts a tag. `template` is treated as raw text on purpose: no browser
+//! renders it. `noscript` is *not*: its content is parsed as markup, the way an HTML parser
+//! with scripting disabled parses it, because that is what a crawler without JavaScript
+//! (Common Crawl's) receives and what such a reader sees. Forums such as Discourse serve
+//! their posts inside `<noscript>` for exactly those readers.
 //!
 //! What it refuses: nothing. Every byte sequence tokenizes; malformed markup degrades the way
 //! the WHATWG tokenizer degrades it (a lone `<` is text, an unterminated comment runs to the end,
@@ -620,7 +623,6 @@ impl Tag {
                 | Tag::Style
                 | Tag::Textarea
                 | Tag::Title
-                | Tag::Noscript
                 | Tag::Template
                 | Tag::Xmp
                 | Tag::Iframe

@@ -181,7 +181,7 @@ fn score_page(
     let gold = GoldText::new(&read_text(&page.gold)?);
     let needs_html = systems.iter().any(|s| matches!(s, System::Method(_)));
     let html = if needs_html {
-        fs::read(&page.html).map_err(|e| format!("{}: {e}", page.html.display()))?
+        page.read_html()?
     } else {
         Vec::new()
     };

@@ -1,7 +1,8 @@
 //! `plain`: every visible text, nothing removed — the baseline of the evaluation framework
 //! (seed 004, section 4: the "plain" text of a document is what a content-extraction method
 //! must beat). Hidden elements (`hidden`, `display:none`) and the non-rendered elements
-//! (script, style, noscript, template, title) are not visible, so they are not text.
+//! (script, style, template, title) are not visible, so they are not text; `noscript` content
+//! is, as for a reader without scripting.
 
 use super::Method;
 use crate::doc::Doc;
