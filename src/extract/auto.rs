@@ -558,6 +558,10 @@ impl Method for Auto {
         false
     }
 
+    fn falls_back_to_structured(&self) -> bool {
+        true
+    }
+
     fn select(&self, doc: &Doc) -> Vec<bool> {
         let d = self.decide(doc);
         let keep_block = self.keep_blocks(doc, &d);

@@ -25,6 +25,8 @@ pub mod none;
 pub mod plain;
 
 use crate::doc::Doc;
+use crate::page_type::PageType;
+use crate::structured::Structured;
 
 /// A content-extraction method: decides, per text segment of a page, what is main content.
 pub trait Method: Send + Sync {
@@ -34,6 +36,18 @@ pub trait Method: Send + Sync {
     fn describe(&self) -> &'static str;
     /// `keep[i]` says whether `doc.segments[i]` is main content. Must be linear in the page.
     fn select(&self, doc: &Doc) -> Vec<bool>;
+    /// [`Method::select`] for a page whose type and structured data are known. Only `auto`
+    /// reads them (per-type extraction); the paper methods select as their papers say.
+    fn select_page(&self, doc: &Doc, _page: &PageInfo) -> Vec<bool> {
+        self.select(doc)
+    }
+    /// Whether a page whose selection has fewer than [`FALLBACK_MIN_WORDS`] words takes its
+    /// text from the page's structured data instead (JSON-LD `articleBody`/`text`/
+    /// `description`, app state), when that has more. Only `auto` does; the paper methods
+    /// stay as their papers define them.
+    fn falls_back_to_structured(&self) -> bool {
+        false
+    }
     /// A pre-pass over the decoded page before the [`Doc`] is built (Crunch rewrites the HTML
     /// with `lol_html` here). Most methods need none.
     fn prepare<'a>(&self, html: &'a str) -> std::borrow::Cow<'a, str> {
@@ -140,6 +154,17 @@ pub fn method_with(name: &str, options: &Options) -> Result<Box<dyn Method>, Str
     }
 }
 
+/// What is known of a page before any method selects: its type and structured data.
+#[derive(Debug, Clone, Default)]
+pub struct PageInfo {
+    pub page_type: PageType,
+    pub structured: Structured,
+}
+
+/// Below this many words, a method that [`Method::falls_back_to_structured`] takes the
+/// page's structured-data text instead, when that has more.
+pub const FALLBACK_MIN_WORDS: usize = 5;
+
 /// What one method kept of one page.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageText {
@@ -149,6 +174,8 @@ pub struct PageText {
     pub lang: Option<String>,
     /// The main content, one block (paragraph, heading, list item, table row) per line.
     pub text: String,
+    /// What kind of page it is ([`crate::page_type`]).
+    pub page_type: PageType,
 }
 
 /// A page decoded and extracted: what `extract`, `page` and `eval` all produce.
@@ -183,12 +210,54 @@ pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageT
     };
     let mut doc = Doc::parse_with(&html, limits);
     doc.url = url.map(str::to_owned);
-    let keep = method.select(&doc);
+    let structured = Structured::read(&doc);
+    let page_type = crate::page_type::classify(&doc, &structured);
+    let info = PageInfo {
+        page_type,
+        structured,
+    };
+    let keep = method.select_page(&doc, &info);
+    let mut text = render(&doc, &keep);
+    if method.falls_back_to_structured()
+        && text
+            .split_whitespace()
+            .nth(FALLBACK_MIN_WORDS - 1)
+            .is_none()
+    {
+        if let Some(fallback) = structured_text(&info.structured) {
+            if fallback.split_whitespace().count() > text.split_whitespace().count() {
+                text = fallback;
+            }
+        }
+    }
     PageText {
-        text: render(&doc, &keep),
+        text,
         title: doc.title,
         lang: doc.lang,
+        page_type,
     }
+}
+
+/// The text a page's structured data offers as its main content, best first: JSON-LD bodies
+/// (`articleBody`, post and answer `text`), then app-state prose, then the longest JSON-LD
+/// `description`.
+pub fn structured_text(s: &Structured) -> Option<String> {
+    let words = |list: &[String]| {
+        list.iter()
+            .map(|t| t.split_whitespace().count())
+            .sum::<usize>()
+    };
+    if words(&s.bodies) >= FALLBACK_MIN_WORDS {
+        return Some(s.bodies.join("\n"));
+    }
+    if words(&s.app_texts) >= FALLBACK_MIN_WORDS {
+        return Some(s.app_texts.join("\n"));
+    }
+    s.descriptions
+        .iter()
+        .max_by_key(|d| d.len())
+        .filter(|d| d.split_whitespace().count() >= FALLBACK_MIN_WORDS)
+        .cloned()
 }
 
 /// Decode `html` (charset from BOM / `http_charset` / `<meta>` / detection with the URL's TLD)
