@@ -228,6 +228,11 @@ pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
         if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
             return false;
         }
+        if std::ptr::eq(list, WEAK_BOILER_WORDS)
+            && parts.peek().is_some_and(|p| BUILDER_PREFIXES.contains(p))
+        {
+            return false;
+        }
         while let Some(p) = parts.next() {
             if parts.peek().is_some() && TAXONOMY_WORDS.contains(&p) {
                 return false;
@@ -242,6 +247,13 @@ pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
 
 /// First parts of a class that make the rest a state or a script hook, not a role.
 const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
+
+/// First parts of the classes that page builders put on every block they lay out
+/// (Elementor's `elementor-widget-text-editor`, Divi's `et_pb_widget`, WPBakery's
+/// `vc_widget`, Beaver Builder's `fl-widget`, Gutenberg's `wp-block-*`): after them, a weak
+/// boilerplate word (`widget`, `header`, `banner`, `side`) names a layout slot, not a role,
+/// and does not prune. Strong words still do (`elementor-nav-menu` is a menu).
+const BUILDER_PREFIXES: &[&str] = &["elementor", "e", "et", "vc", "wpb", "fl", "wp", "brxe", "uagb"];
 
 /// Parts after which a class names a taxonomy value (a category, tag or author).
 const TAXONOMY_WORDS: &[&str] = &["category", "cat", "tag", "author", "format", "type"];
@@ -265,6 +277,7 @@ pub(crate) const W_TITLE: u16 = 1 << 10;
 /// …and, for the lookup only, the words `has_word` treats as exceptions.
 const W_MODIFIER: u16 = 1 << 11;
 const W_TAXONOMY: u16 = 1 << 12;
+const W_BUILDER: u16 = 1 << 13;
 /// The bits that are lists (roles, caption, meta, title).
 const LIST_BITS: u16 = (1 << 11) - 1;
 
@@ -308,7 +321,7 @@ impl WordTable {
 fn word_table() -> &'static WordTable {
     static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(&[&'static str], u16); 10] = [
+        let lists: [(&[&'static str], u16); 11] = [
             (CONTENT_WORDS, u16::from(R_CONTENT)),
             (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
             (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
@@ -319,6 +332,7 @@ fn word_table() -> &'static WordTable {
             (super::auto_model::TITLE_WORDS, W_TITLE),
             (MODIFIER_PREFIXES, W_MODIFIER),
             (TAXONOMY_WORDS, W_TAXONOMY),
+            (BUILDER_PREFIXES, W_BUILDER),
         ];
         let n: usize = lists.iter().map(|(l, _)| l.len()).sum();
         let size = (n * 4).next_power_of_two();
@@ -402,15 +416,21 @@ fn word_bits(w: &[u8]) -> u16 {
         bits |= u16::from(R_COMMENT);
     }
     let mut parts = w.split(|&b| b == b'-' || b == b'_').peekable();
-    if parts.peek().is_some_and(|p| table.get(p) & W_MODIFIER != 0) {
+    let first = parts.peek().map_or(0, |p| table.get(p));
+    if first & W_MODIFIER != 0 {
         return bits;
     }
+    let mask = if first & W_BUILDER != 0 {
+        LIST_BITS & !u16::from(R_WEAK)
+    } else {
+        LIST_BITS
+    };
     while let Some(p) = parts.next() {
         let b = table.get(p);
         if parts.peek().is_some() && b & W_TAXONOMY != 0 {
             break;
         }
-        bits |= b & LIST_BITS;
+        bits |= b & mask;
     }
     bits
 }
@@ -1114,6 +1134,10 @@ mod tests {
             "post-",
             "-post",
             "a--b__c",
+            "elementor-widget elementor-widget-text-editor",
+            "elementor-nav-menu",
+            "et_pb_widget e-con-full",
+            "wp-block-group banner",
         ] {
             assert_eq!(ident_bits(ident), bits_by_has_word(ident), "{ident:?}");
         }
@@ -1133,6 +1157,7 @@ mod tests {
                 prop_oneof![
                     prop::sample::select(vec![
                         "nav", "post", "entry", "has", "js", "no", "category", "tag", "cat",
+                        "elementor", "e", "et", "wp", "widget", "header",
                         "comment", "comments", "commentary", "disqus", "content", "main",
                         "side", "ad", "ads", "share", "article", "story", "body", "type",
                         "caption", "wp-caption-text", "author", "date", "title", "h1",
