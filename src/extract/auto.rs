@@ -32,6 +32,7 @@
 
 use super::{Explanation, Method};
 use crate::doc::Doc;
+use crate::page_type::PageType;
 use crate::tokenize::Tag;
 
 /// The default extractor.
@@ -253,7 +254,17 @@ const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
 /// `vc_widget`, Beaver Builder's `fl-widget`, Gutenberg's `wp-block-*`): after them, a weak
 /// boilerplate word (`widget`, `header`, `banner`, `side`) names a layout slot, not a role,
 /// and does not prune. Strong words still do (`elementor-nav-menu` is a menu).
-const BUILDER_PREFIXES: &[&str] = &["elementor", "e", "et", "vc", "wpb", "fl", "wp", "brxe", "uagb"];
+const BUILDER_PREFIXES: &[&str] = &[
+    "elementor",
+    "e",
+    "et",
+    "vc",
+    "wpb",
+    "fl",
+    "wp",
+    "brxe",
+    "uagb",
+];
 
 /// Parts after which a class names a taxonomy value (a category, tag or author).
 const TAXONOMY_WORDS: &[&str] = &["category", "cat", "tag", "author", "format", "type"];
@@ -473,7 +484,7 @@ fn ident_weight(tag: Tag, ident: &str, roles: u8) -> f64 {
 /// Per element, the prose it holds: the non-link characters of its blocks that are at least
 /// [`PROSE_MIN_CHARS`] long with a link quota under 0.3, what an article is made of (the
 /// long, link-poor blocks of jusText and LQF).
-fn prose_chars(doc: &Doc) -> Vec<u32> {
+fn prose_chars(doc: &Doc, card: &[bool]) -> Vec<u32> {
     let mut prose = vec![0u32; doc.elements.len()];
     let segs = &doc.segments;
     let mut i = 0;
@@ -482,7 +493,7 @@ fn prose_chars(doc: &Doc) -> Vec<u32> {
         while j < segs.len() && segs[j].block == segs[i].block {
             if !segs[j].hidden {
                 chars += segs[j].chars;
-                if segs[j].link {
+                if segs[j].link && !card[segs[j].element as usize] {
                     link += segs[j].chars;
                 }
             }
@@ -497,6 +508,43 @@ fn prose_chars(doc: &Doc) -> Vec<u32> {
         prose[e.parent as usize] += prose[i];
     }
     prose
+}
+
+/// Per element: inside a *card link*, an `<a href>` that wraps block-level content (a
+/// heading, a paragraph, a `div`): the whole-card links of today's listings, product grids
+/// and teasers, where the title, the description and the price are all inside one link.
+/// Their text is read as text, not as link text: a navigation link holds a few inline words,
+/// and HTML only lets an `<a>` hold blocks since HTML5, so pages of the older web rarely have
+/// any. One reverse pass (block descendants) and one forward pass (inheritance).
+fn card_links(doc: &Doc) -> Vec<bool> {
+    let n = doc.elements.len();
+    let mut has_block = vec![false; n];
+    for (i, e) in doc.elements.iter().enumerate().skip(1).rev() {
+        if has_block[i] || (e.tag.is_block() && !matches!(e.tag, Tag::Br)) {
+            has_block[e.parent as usize] = true;
+        }
+    }
+    let mut card = vec![false; n];
+    for (i, e) in doc.elements.iter().enumerate().skip(1) {
+        card[i] = card[e.parent as usize] || (e.link && has_block[i]);
+    }
+    card
+}
+
+/// Remove card-link text ([`card_links`]) from the link counts of `sums`.
+fn uncount_card_links(doc: &Doc, card: &[bool], sums: &mut [crate::doc::Sums]) {
+    let mut own = vec![0u32; doc.elements.len()];
+    for s in &doc.segments {
+        if s.link && !s.hidden && card[s.element as usize] {
+            own[s.element as usize] += s.chars;
+        }
+    }
+    for (i, e) in doc.elements.iter().enumerate().skip(1).rev() {
+        own[e.parent as usize] += own[i];
+    }
+    for (s, o) in sums.iter_mut().zip(own) {
+        s.link_chars = s.link_chars.saturating_sub(o);
+    }
 }
 
 /// A block this long counts as prose (see [`prose_chars`]).
@@ -583,7 +631,15 @@ impl Method for Auto {
     }
 
     fn select(&self, doc: &Doc) -> Vec<bool> {
-        let d = self.decide(doc);
+        let info = super::PageInfo {
+            page_type: crate::page_type::classify(doc, &crate::structured::Structured::read(doc)),
+            ..super::PageInfo::default()
+        };
+        self.select_page(doc, &info)
+    }
+
+    fn select_page(&self, doc: &Doc, info: &super::PageInfo) -> Vec<bool> {
+        let d = self.decide(doc, info.page_type);
         let keep_block = self.keep_blocks(doc, &d);
         let mut keep = vec![false; doc.segments.len()];
         for (k, b) in d.blocks.list.iter().enumerate() {
@@ -597,7 +653,8 @@ impl Method for Auto {
     }
 
     fn explain(&self, doc: &Doc) -> Option<Explanation> {
-        let d = self.decide(doc);
+        let page_type = crate::page_type::classify(doc, &crate::structured::Structured::read(doc));
+        let d = self.decide(doc, page_type);
         let keep_block = self.keep_blocks(doc, &d);
         let col = |f: &dyn Fn(&Block) -> f64| d.blocks.list.iter().map(f).collect::<Vec<f64>>();
         Some(Explanation {
@@ -651,18 +708,24 @@ pub(crate) struct Decision {
 }
 
 impl Auto {
-    pub(crate) fn decide(&self, doc: &Doc) -> Decision {
+    pub(crate) fn decide(&self, doc: &Doc, page_type: PageType) -> Decision {
         let n_el = doc.elements.len();
-        let sums = doc.subtree_sums();
+        let card = card_links(doc);
+        let mut sums = doc.subtree_sums();
+        if card.iter().any(|&c| c) {
+            uncount_card_links(doc, &card, &mut sums);
+        }
         let chars: Vec<u32> = sums.iter().map(|s| s.chars).collect();
         let total = chars.first().copied().unwrap_or(0);
-        let prose = prose_chars(doc);
+        let prose = prose_chars(doc, &card);
         let ident_bits = element_ident_bits(doc);
         let roles: Vec<u8> = ident_bits.iter().map(|&bits| (bits & 0xff) as u8).collect();
-        let bad = prune(doc, self.keep_comments, &chars, total, &prose, &roles);
+        // On a forum or Q&A page the replies are the content: comment words do not prune.
+        let keep_comments = self.keep_comments || page_type == PageType::Forum;
+        let bad = prune(doc, keep_comments, &chars, total, &prose, &roles);
 
         // Blocks: runs of segments sharing `block`.
-        let blocks = Blocks::build(doc, &bad, self.keep_tables);
+        let blocks = Blocks::build(doc, &bad, &card, self.keep_tables);
         if blocks.is_empty() {
             return Decision {
                 keep_block: vec![false; blocks.list.len()],
@@ -728,6 +791,9 @@ impl Auto {
                 if e.parent == parent && !bad[i] && (i == top || score[i] >= threshold) {
                     in_region[i] = true;
                 }
+            }
+            if lifts(page_type) {
+                lift_to_repeats(doc, top, &sums, &bad, &mut in_region);
             }
             // Subtrees: forward pass (children after parents).
             for i in 1..n_el {
@@ -837,6 +903,74 @@ impl Auto {
     }
 }
 
+/// Page types whose content is a run of like items (posts, answers, listed items), so the
+/// region grows from the best container to its repeated look-alikes ([`lift_to_repeats`]).
+fn lifts(page_type: PageType) -> bool {
+    matches!(
+        page_type,
+        PageType::Forum | PageType::Listing | PageType::Collection
+    )
+}
+
+/// How many levels above the best container [`lift_to_repeats`] looks.
+const LIFT_LEVELS: usize = 5;
+
+/// The repeated-structure lift. On a thread or a listing the best container is one post or
+/// one item; its peers are siblings of it or of one of its near ancestors that look like it
+/// (same tag, same `id`/`class` once digits are removed: `post_1`, `post_2`). Walking up at
+/// most [`LIFT_LEVELS`] levels from `top`, the first level whose element has at least two
+/// unpruned look-alike siblings puts all of them in the region (with their subtrees, by the
+/// caller's forward pass). Linear in the subtrees visited, at most `LIFT_LEVELS` of them.
+fn lift_to_repeats(
+    doc: &Doc,
+    top: usize,
+    sums: &[crate::doc::Sums],
+    bad: &[bool],
+    in_region: &mut [bool],
+) {
+    let signature = |i: usize| -> (Tag, String) {
+        let e = &doc.elements[i];
+        (
+            e.tag,
+            doc.ident(e)
+                .chars()
+                .filter(|c| !c.is_ascii_digit())
+                .collect(),
+        )
+    };
+    let mut c = top;
+    for _ in 0..LIFT_LEVELS {
+        if c == 0 {
+            return;
+        }
+        let p = doc.elements[c].parent as usize;
+        let me = signature(c);
+        let mut peers = Vec::new();
+        let depth = doc.elements[p].depth;
+        let mut i = p + 1;
+        while i < doc.elements.len() && doc.elements[i].depth > depth {
+            let e = &doc.elements[i];
+            if e.parent as usize == p
+                && i != c
+                && !bad[i]
+                && sums[i].chars > 0
+                && signature(i) == me
+            {
+                peers.push(i);
+            }
+            i += 1;
+        }
+        if peers.len() >= 2 {
+            in_region[c] = true;
+            for i in peers {
+                in_region[i] = true;
+            }
+            return;
+        }
+        c = p;
+    }
+}
+
 /// How many unpruned blocks before the article [`Blocks::title_before`] looks at.
 const TITLE_LOOKBACK: usize = 3;
 
@@ -864,7 +998,7 @@ pub(crate) struct Blocks {
 }
 
 impl Blocks {
-    fn build(doc: &Doc, bad: &[bool], keep_tables: bool) -> Blocks {
+    fn build(doc: &Doc, bad: &[bool], card: &[bool], keep_tables: bool) -> Blocks {
         // Nearest block-level ancestor-or-self, and whether inside a heading / table.
         let n = doc.elements.len();
         let mut block_el = vec![0u32; n];
@@ -910,7 +1044,7 @@ impl Blocks {
             }
             b.bad = false;
             b.chars += s.chars;
-            if s.link {
+            if s.link && !card[s.element as usize] {
                 b.link_chars += s.chars;
             }
             b.commas += clause_marks(doc.seg_text(s));
@@ -1109,6 +1243,98 @@ mod tests {
         let t = extract_text(html, &Auto::default()).text;
         assert!(t.starts_with("Post title\nBy A. Writer"), "{t}");
         assert!(!t.contains("Section"), "{t}");
+    }
+
+    fn select_as(html: &str, page_type: PageType) -> String {
+        let doc = Doc::parse(html);
+        let info = crate::extract::PageInfo {
+            page_type,
+            ..Default::default()
+        };
+        let keep = Auto::default().select_page(&doc, &info);
+        crate::extract::render(&doc, &keep)
+    }
+
+    /// A thread: the question and three replies, each in a `post_N` block inside a comment
+    /// list, as Discourse's and phpBB's crawler views lay them out.
+    fn thread() -> String {
+        let post = |n: usize, who: &str, text: &str| {
+            format!(
+                "<div class=\"post_{n} topic-body reply\"><div class=\"author\">{who}</div>\
+                 <div class=\"post-text\"><p>{text}</p></div></div>"
+            )
+        };
+        format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/latest>Latest</a></nav>\
+             <div id=\"comments-thread\">{}{}{}{}</div><footer>Powered by a forum</footer></body></html>",
+            post(1, "ann", "My garden pond turns green every summer, even with a pump running all day. What am I doing wrong, and should I add plants?"),
+            post(2, "bob", "Green water is algae, fed by sunlight and nutrients; floating plants that shade a third of the surface starve it within weeks."),
+            post(3, "cy", "A UV clarifier fixed it for me, though it took a fortnight, and I also stopped feeding the fish so much every single day."),
+            post(4, "dee", "Barley straw works as well, slowly, and it costs almost nothing: put a bale in a net bag near the pump in early spring."),
+        )
+    }
+
+    #[test]
+    fn on_a_forum_page_the_replies_are_the_content() {
+        let html = thread();
+        let forum = select_as(&html, PageType::Forum);
+        for reply in ["algae", "UV clarifier", "Barley straw", "garden pond"] {
+            assert!(forum.contains(reply), "{forum}");
+        }
+        assert!(!forum.contains("Powered by"), "{forum}");
+        // Typed as an article, the comment-named thread is a comments section and goes.
+        let article = select_as(&html, PageType::Article);
+        assert!(!article.contains("Barley straw"), "{article}");
+    }
+
+    #[test]
+    fn a_listing_of_card_links_keeps_its_items() {
+        let card = |t: &str, d: &str| {
+            format!("<div class=\"item\"><a href=\"/p/{t}\"><h3>{t}</h3><p>{d}</p><span>$19.99</span></a></div>")
+        };
+        let html = format!(
+            "<html><body><nav class=menu><a href=/a>Shop</a> <a href=/b>About</a> <a href=/c>Contact</a></nav>\
+             <main><h1>Certificate programs</h1><div class=grid>{}{}{}{}</div></main></body></html>",
+            card("Chief Digital Officer", "Lead innovation across your enterprise and keep an edge in the digital economy, in twelve months of study."),
+            card("Chief Product Officer", "Acquire the knowledge and skills you need to become an effective product leader, online or live."),
+            card("Chief Technology Officer", "Learn how to use the latest technical trends to fuel growth and improve how the business runs."),
+            card("Chief Data Officer", "Turn data into decisions: governance, analytics and the teams that make them work, in nine months."),
+        );
+        let t = select_as(&html, PageType::Listing);
+        for item in [
+            "Chief Product Officer",
+            "become an effective product leader",
+            "Chief Data Officer",
+            "$19.99",
+        ] {
+            assert!(t.contains(item), "{t}");
+        }
+        assert!(!t.contains("Contact"), "{t}");
+    }
+
+    #[test]
+    fn card_links_are_links_that_hold_blocks() {
+        let doc = Doc::parse(
+            "<a href=/x>nav</a><a href=/y><div>card</div></a><a name=z><p>anchor</p></a>",
+        );
+        let card = card_links(&doc);
+        let tagged: Vec<(Tag, bool)> = doc
+            .elements
+            .iter()
+            .map(|e| e.tag)
+            .zip(card)
+            .skip(1)
+            .collect();
+        assert_eq!(
+            tagged,
+            [
+                (Tag::A, false),
+                (Tag::A, true),
+                (Tag::Div, true),
+                (Tag::A, false),
+                (Tag::P, false)
+            ]
+        );
     }
 
     #[test]

@@ -1364,7 +1364,8 @@ pub struct BlockTable {
 
 /// Build the [`BlockTable`] of `doc` under `auto`'s rules.
 pub fn block_table(doc: &Doc, auto: &Auto) -> BlockTable {
-    let d = auto.decide(doc);
+    let page_type = crate::page_type::classify(doc, &crate::structured::Structured::read(doc));
+    let d = auto.decide(doc, page_type);
     let rows = features(doc, &d);
     let texts = d
         .blocks
