@@ -40,6 +40,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -169,15 +170,17 @@ def check_export(clf, model, X):
     assert err < 1e-3, f"exported trees disagree with scikit-learn: {err}"
 
 
-def eval_output(binary, dataset, methods, model_path, flag, suffix):
+def eval_output(binary, dataset, methods, model_path, flag, suffix, dump=None):
     """Run `warcsift eval` on `dataset` with the model at `model_path` (if any) and return
-    the text of the file it writes with `flag` (`--json`, `--tsv`)."""
+    the text of the file it writes with `flag` (`--json`, `--tsv`); with `dump`, the
+    methods' texts are written under that folder too (`--dump`)."""
     env = dict(os.environ)
     if model_path:
         env["WARCSIFT_AUTO_MODEL"] = model_path
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out" + suffix)
-        subprocess.run([binary, "eval", "--dataset", dataset, "-a", methods, flag, out],
+        extra = ["--dump", dump] if dump else []
+        subprocess.run([binary, "eval", "--dataset", dataset, "-a", methods, flag, out] + extra,
                        check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out, newline="") as f:
             return f.read()
@@ -188,13 +191,14 @@ def run_eval(binary, devset, package, model_path):
                                   model_path, "--json", ".json"))
 
 
-def page_scores(binary, devset, model_path):
+def page_scores(binary, devset, model_path, dump=None):
     """`warcsift eval --tsv` over the whole devset with the model at `model_path`: words_seq
-    F1, precision and recall of `auto` per "package/id"."""
-    text = eval_output(binary, devset, "auto", model_path, "--tsv", ".tsv")
+    F1, precision and recall, and bag-of-words F1, of `auto` per "package/id"."""
+    text = eval_output(binary, devset, "auto", model_path, "--tsv", ".tsv", dump)
     rows = csv.DictReader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
     return {r["package"] + "/" + r["page"]: (float(r["words_seq_f1"]), float(r["words_seq_p"]),
-                                             float(r["words_seq_r"])) for r in rows}
+                                             float(r["words_seq_r"]), float(r["bag_f1"]))
+            for r in rows}
 
 
 def page_folds(page, k):
@@ -218,6 +222,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "src", "extract", "auto_model.json"))
     ap.add_argument("--kfold", type=int, default=0, metavar="K",
                     help="also score every page with a model trained on the other K-1 page folds")
+    ap.add_argument("--heldout-dump", metavar="DIR",
+                    help="with --kfold: write each page's held-out text to DIR/PACKAGE/ID.txt "
+                         "(score it with `warcsift eval --pred auto-heldout=DIR`)")
     ap.add_argument("--add-above", type=float, default=ADD_ABOVE)
     ap.add_argument("--drop-below", type=float, default=DROP_BELOW)
     args = ap.parse_args()
@@ -281,16 +288,26 @@ def main():
                 json.dump(export_model(fit(X[tr], y[tr], w[tr])), fh)
                 path = fh.name
             held = set(page[fold == k])
-            scores.update({p: v for p, v in page_scores(binary, args.devset, path).items()
-                           if p in held})
+            with tempfile.TemporaryDirectory() as dump:
+                scores.update({p: v for p, v in
+                               page_scores(binary, args.devset, path,
+                                           dump if args.heldout_dump else None).items()
+                               if p in held})
+                if args.heldout_dump:
+                    for p in held:
+                        pk, pid = p.split("/", 1)
+                        os.makedirs(os.path.join(args.heldout_dump, pk), exist_ok=True)
+                        shutil.copyfile(os.path.join(dump, "auto", pk, pid + ".txt"),
+                                        os.path.join(args.heldout_dump, pk, pid + ".txt"))
             os.unlink(path)
             print(f"fold {k + 1}/{args.kfold}: {len(held)} pages scored", file=sys.stderr)
         for pk in sorted(set(pkg)) + ["all"]:
             vals = [v for p, v in scores.items() if pk == "all" or p.startswith(pk + "/")]
-            f1, pr, rc = (float(np.mean([v[i] for v in vals])) for i in range(3))
+            f1, pr, rc, bag = (float(np.mean([v[i] for v in vals])) for i in range(4))
             results.setdefault(pk, {})[f"auto_{args.kfold}fold"] = f1
             results[pk][f"auto_{args.kfold}fold_p"] = pr
             results[pk][f"auto_{args.kfold}fold_r"] = rc
+            results[pk][f"auto_{args.kfold}fold_bag"] = bag
     print(json.dumps(results, indent=1))
     if args.lopo_only:
         return

@@ -705,6 +705,8 @@ pub(crate) struct Decision {
     pub(crate) use_region: bool,
     /// Share of the unpruned non-link text that lies in the region.
     pub(crate) region_share: f64,
+    /// The page's type, as [`crate::page_type::classify`] found it.
+    pub(crate) page_type: PageType,
 }
 
 impl Auto {
@@ -739,6 +741,7 @@ impl Auto {
                 best_score: 0.0,
                 use_region: false,
                 region_share: 0.0,
+                page_type,
             };
         }
 
@@ -876,6 +879,7 @@ impl Auto {
             best_score,
             use_region,
             region_share: region_chars as f64 / content_chars.max(1) as f64,
+            page_type,
         }
     }
 

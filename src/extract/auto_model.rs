@@ -53,7 +53,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "tag_blockquote",
     "tag_dl",
     "tag_figcaption",
-    "tag_other",
+    "page_type",
     "anc_article",
     "anc_content",
     "anc_strong",
@@ -693,6 +693,12 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
     let n = blocks.len();
     let flags = ancestor_flags(doc, &d.roles);
     let title = TitleWords::new(doc.title.as_deref());
+    // The page's type as an ordinal (`PageType::ALL` order): the trees split it into the
+    // sets of types they treat alike (a forum's replies, a listing's short items).
+    let page_type = crate::page_type::PageType::ALL
+        .iter()
+        .position(|&t| t == d.page_type)
+        .unwrap_or(0) as f32;
     let (mut page_chars, mut page_link) = (0u32, 0u32);
     for s in doc.segments.iter().filter(|s| !s.hidden) {
         page_chars += s.chars;
@@ -801,19 +807,6 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         let (nc, nl, nk) = neighbour(next);
         let tag = el.tag;
         let is_tag = |t: &[Tag]| flag(t.contains(&tag));
-        let known = matches!(
-            tag,
-            Tag::P
-                | Tag::Li
-                | Tag::Td
-                | Tag::Th
-                | Tag::Div
-                | Tag::Pre
-                | Tag::Blockquote
-                | Tag::Dd
-                | Tag::Dt
-                | Tag::Figcaption
-        ) || tag.is_heading();
         let in_region = d.in_region[c];
         let p = prose_of(b);
         // The caption, meta and title words of the block's element or (below the root) its
@@ -852,7 +845,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
             is_tag(&[Tag::Blockquote]),
             is_tag(&[Tag::Dd, Tag::Dt]),
             is_tag(&[Tag::Figcaption]),
-            flag(!known),
+            page_type,
             bit(f, A_ARTICLE),
             bit(f, A_CONTENT),
             bit(f, A_STRONG),
