@@ -294,6 +294,16 @@ def main():
                                            dump if args.heldout_dump else None).items()
                                if p in held})
                 if args.heldout_dump:
+                    if k == 0:
+                        # Pages with no block at all never reach the model: any fold's text
+                        # is theirs (empty, or the structured-data fallback).
+                        known = set(page)
+                        for pk in sorted(os.listdir(os.path.join(dump, "auto"))):
+                            for name in os.listdir(os.path.join(dump, "auto", pk)):
+                                if pk + "/" + name[:-4] not in known:
+                                    os.makedirs(os.path.join(args.heldout_dump, pk), exist_ok=True)
+                                    shutil.copyfile(os.path.join(dump, "auto", pk, name),
+                                                    os.path.join(args.heldout_dump, pk, name))
                     for p in held:
                         pk, pid = p.split("/", 1)
                         os.makedirs(os.path.join(args.heldout_dump, pk), exist_ok=True)
