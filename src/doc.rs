@@ -320,6 +320,7 @@ impl<'a> Builder<'a> {
         }
         let n = self.doc.segments.len() as u32;
         self.doc.elements[0].seg_end = n;
+        reveal_hidden_page(&mut self.doc);
         self.doc.lines = self.max_line + 1;
         self.doc.blocks = self.doc.segments.last().map_or(0, |s| s.block + 1);
         self.doc
@@ -798,6 +799,66 @@ impl<'a> Builder<'a> {
 }
 
 /// FNV-1a over the ASCII-lower-cased name of an unknown element.
+/// A page that hides almost all of its text behind one hidden wrapper (`<div hidden>` until
+/// a Next.js app hydrates, a shop's "lockdown" or anti-flicker `display:none` that a script
+/// lifts) shows that text to every reader with scripting, which is nearly every reader: the
+/// wrapper's `hidden` is a loading state, not a statement that the text is not content. So
+/// when under a quarter of the page's text is visible, a hidden element holding more than
+/// half of it (and at least 200 characters) is read as visible (hidden elements inside it
+/// stay hidden). Linear: subtree
+/// text from prefix sums over the segments, and re-marking touches each segment once.
+fn reveal_hidden_page(doc: &mut Doc) {
+    /// A hidden icon label or a one-line notice is not a page waiting for its scripts.
+    const REVEAL_MIN_CHARS: u64 = 200;
+    if !doc.elements.iter().any(|e| e.hidden) {
+        return;
+    }
+    let mut prefix = Vec::with_capacity(doc.segments.len() + 1);
+    prefix.push(0u64);
+    let mut visible = 0u64;
+    for s in &doc.segments {
+        prefix.push(prefix.last().copied().unwrap_or(0) + u64::from(s.chars));
+        if !s.hidden {
+            visible += u64::from(s.chars);
+        }
+    }
+    let total = prefix.last().copied().unwrap_or(0);
+    if total == 0 || visible * 4 >= total {
+        return;
+    }
+    let sub = |e: &Element| {
+        prefix.get(e.seg_end as usize).copied().unwrap_or(total)
+            - prefix.get(e.seg_start as usize).copied().unwrap_or(0)
+    };
+    let mut revealed = false;
+    for e in doc.elements.iter_mut().filter(|e| e.hidden) {
+        if sub(e) * 2 > total && sub(e) >= REVEAL_MIN_CHARS {
+            e.hidden = false;
+            revealed = true;
+        }
+    }
+    if !revealed {
+        return;
+    }
+    // Re-mark: a segment is hidden when an element around it still is. Only the outermost
+    // hidden elements mark their range, so ranges never overlap.
+    for s in &mut doc.segments {
+        s.hidden = false;
+    }
+    let mut under_hidden = vec![false; doc.elements.len()];
+    for i in 1..doc.elements.len() {
+        let e = &doc.elements[i];
+        let outer = under_hidden[e.parent as usize];
+        under_hidden[i] = outer || e.hidden;
+        if e.hidden && !outer {
+            let (from, to) = (e.seg_start as usize, e.seg_end as usize);
+            for seg in doc.segments.get_mut(from..to).into_iter().flatten() {
+                seg.hidden = true;
+            }
+        }
+    }
+}
+
 /// Whether a `<script>` start tag opens structured data: JSON-LD by its `type`, app state
 /// by its `id`.
 fn data_kind(t: &Token, src: &str) -> Option<DataKind> {
@@ -1216,6 +1277,26 @@ mod tests {
             blocks.windows(2).all(|w| w[0] < w[1]),
             "every run is its own block: {blocks:?}"
         );
+    }
+
+    #[test]
+    fn a_page_hidden_until_scripts_run_is_read_as_visible() {
+        let long = "Machine learning lets computers learn from data. ".repeat(10);
+        let doc = Doc::parse(&format!(
+            "<body><div>Menu</div><div hidden><p>{long}</p><p style='display:none'>Popup text</p></div></body>"
+        ));
+        let visible: Vec<&str> = doc
+            .segments
+            .iter()
+            .filter(|s| !s.hidden)
+            .map(|s| doc.seg_text(s))
+            .collect();
+        assert_eq!(visible, ["Menu", long.trim()]);
+        // A page that shows its text keeps its hidden parts hidden.
+        let doc = Doc::parse(&format!(
+            "<body><p>{long}</p><div hidden><p>{long} x</p></div></body>"
+        ));
+        assert!(doc.segments[1].hidden);
     }
 
     #[test]
