@@ -167,6 +167,8 @@ pub(crate) const CONTENT_WORDS: &[&str] = &[
     "postbody",
     "storycontent",
     "itemprop-articlebody",
+    // A results page's results (`search-results`, `results-list`) are its content.
+    "results",
 ];
 
 /// The whitespace-separated words of `text` (`str::split_whitespace`), split on bytes when
@@ -557,12 +559,14 @@ pub(crate) fn is_prose(chars: u32, link: u32) -> bool {
 
 /// Per-element boilerplate flag, inherited top-down.
 ///
-/// A tag or word never prunes an element that holds more than half of the page's text, nor
+/// On listing and collection pages a weak word prunes only elements holding under a tenth of
+/// the page's text. A tag or word never prunes an element that holds more than half of the page's text, nor
 /// (comment words aside) one that holds more than half of its prose: a `<div class="share_wrapper">`
 /// or `<aside class="blogPost">` around the article is a layout accident, not a sidebar.
 fn prune(
     doc: &Doc,
     keep_comments: bool,
+    listing: bool,
     chars: &[u32],
     total: u32,
     prose: &[u32],
@@ -596,9 +600,14 @@ fn prune(
             Tag::Header => !in_article[i] && !big && !holds_prose,
             _ => false,
         };
+        // On a listing or collection the results wrapper (`search-page-wrapper`,
+        // `product-grid-side`) holds many items and little prose: a weak word does not
+        // prune an element holding a tenth of the page's text there.
+        let weak_prunes = !(listing && chars[i] * 10 >= total);
         let by_word = !big
             && !ident.is_empty()
-            && ((!holds_prose && (r & R_STRONG != 0 || (r & R_WEAK != 0 && r & R_CONTENT == 0)))
+            && ((!holds_prose
+                && (r & R_STRONG != 0 || (weak_prunes && r & R_WEAK != 0 && r & R_CONTENT == 0)))
                 || (!keep_comments && r & R_COMMENT != 0));
         bad[i] = by_tag || by_word || e.hidden;
     }
@@ -724,7 +733,15 @@ impl Auto {
         let roles: Vec<u8> = ident_bits.iter().map(|&bits| (bits & 0xff) as u8).collect();
         // On a forum or Q&A page the replies are the content: comment words do not prune.
         let keep_comments = self.keep_comments || page_type == PageType::Forum;
-        let bad = prune(doc, keep_comments, &chars, total, &prose, &roles);
+        let bad = prune(
+            doc,
+            keep_comments,
+            lists_items(page_type),
+            &chars,
+            total,
+            &prose,
+            &roles,
+        );
 
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, &card, self.keep_tables);
@@ -786,7 +803,6 @@ impl Auto {
 
         // Region: the best container and its siblings that score close to it.
         let mut in_region = vec![false; n_el];
-        let mut region_chars = 0u32;
         if let Some(top) = best {
             let parent = doc.elements[top].parent;
             let threshold = (best_score * 0.2).max(10.0);
@@ -798,20 +814,30 @@ impl Auto {
             if lifts(page_type) {
                 lift_to_repeats(doc, top, &sums, &bad, &mut in_region);
             }
-            // Subtrees: forward pass (children after parents).
-            for i in 1..n_el {
-                let p = doc.elements[i].parent as usize;
-                if in_region[p] {
-                    in_region[i] = true;
-                }
-            }
-            region_chars = blocks
-                .list
-                .iter()
-                .filter(|b| !b.bad && in_region[b.container as usize])
-                .map(|b| b.chars - b.link_chars)
-                .sum();
         }
+        // On a listing or a collection the items are the content, link titles and all.
+        let mut in_item = vec![false; n_el];
+        let grid = if lists_items(page_type) {
+            item_grid(doc, &sums, &bad)
+        } else {
+            Vec::new()
+        };
+        for &i in &grid {
+            in_region[i] = true;
+            in_item[i] = true;
+        }
+        // Subtrees: forward pass (children after parents).
+        for i in 1..n_el {
+            let p = doc.elements[i].parent as usize;
+            in_region[i] |= in_region[p];
+            in_item[i] |= in_item[p];
+        }
+        let region_chars: u32 = blocks
+            .list
+            .iter()
+            .filter(|b| !b.bad && in_region[b.container as usize])
+            .map(|b| b.chars - b.link_chars)
+            .sum();
         let content_chars: u32 = blocks
             .list
             .iter()
@@ -820,7 +846,7 @@ impl Auto {
             .sum();
 
         // Stage 3: blocks inside the region; or the fallback classifier over the page.
-        let use_region = best.is_some()
+        let use_region = (best.is_some() || !grid.is_empty())
             && (region_chars >= 400 || region_chars as f64 >= 0.35 * content_chars as f64);
         let mut keep_block = vec![false; blocks.list.len()];
         for (k, b) in blocks.list.iter().enumerate() {
@@ -830,7 +856,9 @@ impl Auto {
             let ld = b.link_chars as f64 / b.chars.max(1) as f64;
             keep_block[k] = if use_region {
                 in_region[b.container as usize]
-                    && (ld <= 0.5 || (b.heading && ld < 0.9 && b.chars > 0))
+                    && (ld <= 0.5
+                        || (b.heading && ld < 0.9 && b.chars > 0)
+                        || in_item[b.container as usize])
             } else {
                 ld < 0.5
             };
@@ -914,6 +942,62 @@ fn lifts(page_type: PageType) -> bool {
         page_type,
         PageType::Forum | PageType::Listing | PageType::Collection
     )
+}
+
+/// Page types whose content is a grid or list of items ([`item_grid`]).
+fn lists_items(page_type: PageType) -> bool {
+    matches!(page_type, PageType::Listing | PageType::Collection)
+}
+
+/// Fewest look-alike siblings that make an item grid.
+const GRID_MIN_ITEMS: u32 = 4;
+
+/// The items of a listing or a collection: the largest group (by text) of at least
+/// [`GRID_MIN_ITEMS`] unpruned siblings that look alike (same tag, same `id`/`class` once
+/// digits are removed), whose text is not mostly links (a menu is all links; a product card
+/// has a linked title, a price and attributes; whole-card links were already uncounted, see
+/// [`card_links`]). Empty when there is none. One pass over the arena with a hash map keyed
+/// by (parent, signature).
+fn item_grid(doc: &Doc, sums: &[crate::doc::Sums], bad: &[bool]) -> Vec<usize> {
+    use std::collections::HashMap;
+    let signature = |i: usize| -> u64 {
+        let e = &doc.elements[i];
+        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ e.tag as u64;
+        for &b in doc.ident(e).as_bytes() {
+            if !b.is_ascii_digit() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h
+    };
+    // (parent, signature) -> (items, chars, link chars)
+    let mut groups: HashMap<(u32, u64), (u32, u32, u32)> = HashMap::new();
+    for i in 1..doc.elements.len() {
+        if bad[i] || sums[i].chars == 0 {
+            continue;
+        }
+        let g = groups
+            .entry((doc.elements[i].parent, signature(i)))
+            .or_default();
+        g.0 += 1;
+        g.1 += sums[i].chars;
+        g.2 += sums[i].link_chars;
+    }
+    let best = groups
+        .iter()
+        .filter(|(_, &(n, chars, link))| {
+            n >= GRID_MIN_ITEMS && chars >= 20 * n && link * 10 < chars * 8
+        })
+        .max_by_key(|(&(parent, _), &(_, chars, _))| (chars, std::cmp::Reverse(parent)))
+        .map(|(&key, _)| key);
+    let Some((parent, sig)) = best else {
+        return Vec::new();
+    };
+    (1..doc.elements.len())
+        .filter(|&i| {
+            doc.elements[i].parent == parent && !bad[i] && sums[i].chars > 0 && signature(i) == sig
+        })
+        .collect()
 }
 
 /// How many levels above the best container [`lift_to_repeats`] looks.
@@ -1249,13 +1333,19 @@ mod tests {
         assert!(!t.contains("Section"), "{t}");
     }
 
+    /// What the rules (`auto-rules`) keep of `html` typed as `page_type`: the per-type
+    /// stages are rules; the learned stage is retrained on them and tested in `auto_model`.
     fn select_as(html: &str, page_type: PageType) -> String {
         let doc = Doc::parse(html);
         let info = crate::extract::PageInfo {
             page_type,
             ..Default::default()
         };
-        let keep = Auto::default().select_page(&doc, &info);
+        let rules = Auto {
+            learned: false,
+            ..Auto::default()
+        };
+        let keep = rules.select_page(&doc, &info);
         crate::extract::render(&doc, &keep)
     }
 
@@ -1314,6 +1404,38 @@ mod tests {
             assert!(t.contains(item), "{t}");
         }
         assert!(!t.contains("Contact"), "{t}");
+    }
+
+    #[test]
+    fn a_collection_keeps_its_product_grid_with_linked_titles() {
+        let item = |name: &str, price: &str| {
+            format!(
+                "<li class=\"tile\"><h4><a href=\"/p/{name}\">{name} Water Bottle - 32 fl. oz.</a></h4>\
+                 <span>{price}</span><dl><dt>Cap Type:</dt><dd>Screw Cap</dd></dl></li>"
+            )
+        };
+        let items: String = ["Nalgene", "YETI", "Hydro", "Klean", "Stanley"]
+            .iter()
+            .zip(["$17.00", "$50.00", "$44.95", "$29.95", "$35.00"])
+            .map(|(n, p)| item(n, p))
+            .collect();
+        let html = format!(
+            "<html><body><nav class=menu><a href=/a>Camp</a> <a href=/b>Hike</a></nav>\
+             <div class=\"search-page-wrapper\"><p>171 products</p><ul class=grid>{items}</ul></div>\
+             <section class=faq><h2>Frequently asked questions</h2><p>How do I clean a bottle? \
+             Rinse it with warm soapy water after every use, and let it dry with the cap off, \
+             so nothing grows inside it between your trips.</p></section></body></html>"
+        );
+        let t = select_as(&html, PageType::Collection);
+        for want in [
+            "Nalgene Water Bottle",
+            "$50.00",
+            "Stanley Water Bottle",
+            "Screw Cap",
+        ] {
+            assert!(t.contains(want), "{t}");
+        }
+        assert!(!t.contains("Hike"), "{t}");
     }
 
     #[test]
