@@ -848,6 +848,9 @@ impl Auto {
         // Stage 3: blocks inside the region; or the fallback classifier over the page.
         let use_region = (best.is_some() || !grid.is_empty())
             && (region_chars >= 400 || region_chars as f64 >= 0.35 * content_chars as f64);
+        // Inside a documentation page's region, link lists are its content: the members of
+        // an API (`WebSocket.close()`), a chapter's table of contents, "see also".
+        let links_are_content = page_type == PageType::Documentation;
         let mut keep_block = vec![false; blocks.list.len()];
         for (k, b) in blocks.list.iter().enumerate() {
             if b.bad {
@@ -858,7 +861,8 @@ impl Auto {
                 in_region[b.container as usize]
                     && (ld <= 0.5
                         || (b.heading && ld < 0.9 && b.chars > 0)
-                        || in_item[b.container as usize])
+                        || in_item[b.container as usize]
+                        || links_are_content)
             } else {
                 ld < 0.5
             };
