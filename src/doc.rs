@@ -803,9 +803,9 @@ impl<'a> Builder<'a> {
 /// a Next.js app hydrates, a shop's "lockdown" or anti-flicker `display:none` that a script
 /// lifts) shows that text to every reader with scripting, which is nearly every reader: the
 /// wrapper's `hidden` is a loading state, not a statement that the text is not content. So
-/// when under a quarter of the page's text is visible, a hidden element holding more than
-/// half of it (and at least 200 characters) is read as visible (hidden elements inside it
-/// stay hidden). Linear: subtree
+/// a hidden element that holds at least 200 characters and 30% of the page's text, and more
+/// than twice as much text outside links as the whole visible page, is read as visible
+/// (hidden elements inside it stay hidden; a hidden menu is links, a cookie notice is short). Linear: subtree
 /// text from prefix sums over the segments, and re-marking touches each segment once.
 fn reveal_hidden_page(doc: &mut Doc) {
     /// A hidden icon label or a one-line notice is not a page waiting for its scripts.
@@ -813,26 +813,28 @@ fn reveal_hidden_page(doc: &mut Doc) {
     if !doc.elements.iter().any(|e| e.hidden) {
         return;
     }
+    // Prefix sums of all text and of text outside links, over the segments.
     let mut prefix = Vec::with_capacity(doc.segments.len() + 1);
-    prefix.push(0u64);
-    let mut visible = 0u64;
+    prefix.push((0u64, 0u64));
+    let mut visible_prose = 0u64;
     for s in &doc.segments {
-        prefix.push(prefix.last().copied().unwrap_or(0) + u64::from(s.chars));
+        let (all, prose) = prefix.last().copied().unwrap_or_default();
+        let own = if s.link { 0 } else { u64::from(s.chars) };
+        prefix.push((all + u64::from(s.chars), prose + own));
         if !s.hidden {
-            visible += u64::from(s.chars);
+            visible_prose += own;
         }
     }
-    let total = prefix.last().copied().unwrap_or(0);
-    if total == 0 || visible * 4 >= total {
-        return;
-    }
+    let (total, _) = prefix.last().copied().unwrap_or_default();
     let sub = |e: &Element| {
-        prefix.get(e.seg_end as usize).copied().unwrap_or(total)
-            - prefix.get(e.seg_start as usize).copied().unwrap_or(0)
+        let at = |i: u32| prefix.get(i as usize).copied().unwrap_or_default();
+        let (a, b) = (at(e.seg_start), at(e.seg_end.max(e.seg_start)));
+        (b.0 - a.0, b.1 - a.1)
     };
     let mut revealed = false;
     for e in doc.elements.iter_mut().filter(|e| e.hidden) {
-        if sub(e) * 2 > total && sub(e) >= REVEAL_MIN_CHARS {
+        let (all, prose) = sub(e);
+        if all >= REVEAL_MIN_CHARS && all * 10 >= total * 3 && prose > 2 * visible_prose {
             e.hidden = false;
             revealed = true;
         }
