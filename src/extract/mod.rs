@@ -230,6 +230,9 @@ pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageT
             }
         }
     }
+    if method.falls_back_to_structured() && page_type == PageType::Product {
+        add_product_description(&mut text, &info.structured);
+    }
     PageText {
         text,
         title: doc.title,
@@ -237,6 +240,34 @@ pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageT
         page_type,
     }
 }
+
+/// A product page whose visible text lacks the description its structured data gives (shops
+/// that render the description from JSON, or behind a tab a script fills) gets it, as a first
+/// block: the longest JSON-LD `description` of at least [`PRODUCT_DESCRIPTION_MIN_WORDS`]
+/// words, unless its first words already appear in the text.
+fn add_product_description(text: &mut String, s: &Structured) {
+    let Some(d) = s.descriptions.iter().max_by_key(|d| d.len()).filter(|d| {
+        d.split_whitespace()
+            .nth(PRODUCT_DESCRIPTION_MIN_WORDS - 1)
+            .is_some()
+    }) else {
+        return;
+    };
+    let opening: Vec<&str> = d.split_whitespace().take(8).collect();
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.contains(&opening.join(" ")) {
+        return;
+    }
+    let mut out = d.clone();
+    if !text.is_empty() {
+        out.push('\n');
+        out.push_str(text);
+    }
+    *text = out;
+}
+
+/// The shortest structured-data description [`add_product_description`] adds.
+const PRODUCT_DESCRIPTION_MIN_WORDS: usize = 12;
 
 /// The text a page's structured data offers as its main content, best first: JSON-LD bodies
 /// (`articleBody`, post and answer `text`), then app-state prose, then the longest JSON-LD
