@@ -26,6 +26,7 @@ use super::auto::{
     is_prose, words_known, Auto, Decision, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK,
     W_CAPTION, W_META, W_TITLE,
 };
+use super::auto_lang::{is_cjk, len_bit, Stopwords};
 use crate::doc::Doc;
 use crate::tokenize::Tag;
 
@@ -103,18 +104,7 @@ pub const NF: usize = 64;
 /// Column of the `pruned` feature.
 const PRUNED: usize = 5;
 
-/// The commonest English function words: their share of a block's words is jusText's
-/// stopword density, the strongest single sign of running prose (menus and link lists have
-/// almost none). Other languages score 0 here and rely on the other features.
-const STOPWORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "are", "as", "at", "be", "been", "but",
-    "by", "can", "could", "for", "from", "had", "has", "have", "he", "her", "his", "if", "in",
-    "into", "is", "it", "its", "more", "not", "of", "on", "one", "or", "our", "she", "so", "than",
-    "that", "the", "their", "them", "there", "they", "this", "to", "was", "we", "were", "what",
-    "when", "which", "who", "will", "with", "would", "you",
-];
-
-/// Phrases of page furniture, matched in the lower-cased text of a block.
+/// Phrases of page furniture (English), matched in the lower-cased text of a block.
 const BOILER_PHRASES: &[&str] = &[
     "posted by",
     "posted on",
@@ -140,6 +130,84 @@ const BOILER_PHRASES: &[&str] = &[
     "cookie",
     "follow us",
     "all rights",
+];
+
+/// [`BOILER_PHRASES`] in the commonest other languages of the web (de, fr, es, it, pt, pl,
+/// nl, ru), lower-cased as `str::to_lowercase` makes them. Hand-written: no crate lists page
+/// furniture. Each phrase is specific enough not to occur in running prose often (no bare
+/// "weiter" or "mehr"); one phrase shared by languages ("foto:") is listed once.
+const BOILER_PHRASES_INTL: &[&str] = &[
+    // de
+    "lesen sie auch",
+    "ähnliche beiträge",
+    "ähnliche artikel",
+    "weiterlesen",
+    "alle rechte",
+    "foto:",
+    "kommentare",
+    "zum seitenanfang",
+    "teilen auf",
+    "impressum",
+    // fr
+    "lire aussi",
+    "lire la suite",
+    "articles similaires",
+    "tous droits",
+    "partager sur",
+    "commentaires",
+    "mentions légales",
+    "publié le",
+    // es
+    "leer más",
+    "artículos relacionados",
+    "todos los derechos",
+    "compartir en",
+    "comentarios",
+    "publicado por",
+    "aviso legal",
+    // it
+    "leggi anche",
+    "leggi tutto",
+    "articoli correlati",
+    "tutti i diritti",
+    "condividi su",
+    "commenti",
+    "pubblicato da",
+    // pt
+    "veja também",
+    "leia mais",
+    "leia também",
+    "posts relacionados",
+    "todos os direitos",
+    "compartilhe",
+    "comentários",
+    // pl
+    "zobacz również",
+    "zobacz też",
+    "czytaj także",
+    "czytaj więcej",
+    "podobne wpisy",
+    "wszelkie prawa",
+    "udostępnij",
+    "komentarze",
+    // nl
+    "lees ook",
+    "lees meer",
+    "gerelateerde artikelen",
+    "alle rechten",
+    "delen op",
+    "reacties",
+    "geplaatst door",
+    "geplaatst op",
+    // ru
+    "читайте также",
+    "читать далее",
+    "подробнее",
+    "похожие статьи",
+    "похожие записи",
+    "все права",
+    "поделиться",
+    "комментарии",
 ];
 
 /// Role words in a block's own element's (or its parent's) `id`/`class`.
@@ -262,76 +330,9 @@ struct TextStats {
     copyright: bool,
     title_words: u32,
     stopwords: u32,
+    /// What `stopwords` is a share of: the words, or for a CJK language the CJK characters.
+    stop_base: u32,
     boiler_phrases: u32,
-}
-
-/// A word of at most 8 bytes as one integer (bytes in order, zero-padded): two such words
-/// are equal exactly when their keys are, since words hold no NUL. `None` when longer.
-const fn word_key(w: &[u8]) -> Option<u64> {
-    if w.len() > 8 {
-        return None;
-    }
-    let mut k = 0u64;
-    let mut i = 0;
-    while i < w.len() {
-        k |= (w[i] as u64) << (56 - 8 * i);
-        i += 1;
-    }
-    Some(k)
-}
-
-/// [`STOPWORDS`] as [`word_key`]s, in the same (sorted) order: a lookup is a binary search
-/// over integers. Big-endian packing keeps byte order, so sorted words give sorted keys.
-const STOPWORD_KEYS: [u64; STOPWORDS.len()] = {
-    let mut keys = [0u64; STOPWORDS.len()];
-    let mut i = 0;
-    while i < STOPWORDS.len() {
-        keys[i] = match word_key(STOPWORDS[i].as_bytes()) {
-            Some(k) => k,
-            None => panic!("stopwords are at most 8 bytes"),
-        };
-        i += 1;
-    }
-    keys
-};
-
-/// Slots of [`STOPWORD_TABLE`]: a power of two over twice the stopwords.
-const STOPWORD_SLOTS: usize = 128;
-
-/// Home slot of a [`word_key`] in [`STOPWORD_TABLE`] (Fibonacci hashing: the top bits of a
-/// multiplication by 2^64/φ).
-const fn stopword_home(key: u64) -> usize {
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - STOPWORD_SLOTS.trailing_zeros())) as usize
-}
-
-/// [`STOPWORD_KEYS`] in an open-addressing table (linear probing; 0, which no word's key
-/// is, marks a free slot): a lookup is a multiplication and one or two probes instead of a
-/// six-step binary search, for every word of every block.
-const STOPWORD_TABLE: [u64; STOPWORD_SLOTS] = {
-    let mut table = [0u64; STOPWORD_SLOTS];
-    let mut i = 0;
-    while i < STOPWORD_KEYS.len() {
-        let mut slot = stopword_home(STOPWORD_KEYS[i]);
-        while table[slot] != 0 {
-            slot = (slot + 1) % STOPWORD_SLOTS;
-        }
-        table[slot] = STOPWORD_KEYS[i];
-        i += 1;
-    }
-    table
-};
-
-/// Whether `key` (a nonzero [`word_key`]) is a stopword's.
-#[inline]
-fn is_stopword_key(key: u64) -> bool {
-    let mut slot = stopword_home(key);
-    loop {
-        match STOPWORD_TABLE[slot] {
-            k if k == key => return true,
-            0 => return false,
-            _ => slot = (slot + 1) % STOPWORD_SLOTS,
-        }
-    }
 }
 
 /// A page's title words (lower-cased, sorted, deduplicated) with a 64-bit filter of their
@@ -355,7 +356,7 @@ impl TitleWords {
 
     /// [`TitleWords::bit`] of a word from its first byte and length.
     fn bit_of(first: u8, len: usize) -> u64 {
-        1 << ((usize::from(first) ^ len.wrapping_mul(7)) & 63)
+        len_bit(first, len)
     }
 
     fn contains(&self, w: &str) -> bool {
@@ -365,23 +366,50 @@ impl TitleWords {
 }
 
 /// Phrases the copyright flag looks for in the lower-cased text (besides `©`).
-const COPYRIGHT_PHRASES: &[&str] = &["copyright", "all rights reserved", "(c) "];
+/// "All rights reserved" in the languages of [`BOILER_PHRASES_INTL`] too.
+const COPYRIGHT_PHRASES: &[&str] = &[
+    "copyright",
+    "all rights reserved",
+    "(c) ",
+    "alle rechte vorbehalten",
+    "tous droits réservés",
+    "todos los derechos reservados",
+    "tutti i diritti riservati",
+    "todos os direitos reservados",
+    "wszelkie prawa zastrzeżone",
+    "alle rechten voorbehouden",
+    "все права защищены",
+];
 
-/// One automaton over [`BOILER_PHRASES`] then [`COPYRIGHT_PHRASES`]: a single overlapping
-/// pass over a block's text (lower-cased, or ASCII-folded, see below) answers every
-/// `contains` the twin asks.
+/// Boilerplate phrases of every language, then the copyright ones: the automaton's
+/// patterns in order (a pattern's number is its bit in a `u128`).
+const N_BOILER: usize = BOILER_PHRASES.len() + BOILER_PHRASES_INTL.len();
+const _: () = assert!(N_BOILER + COPYRIGHT_PHRASES.len() <= 128);
+
+/// Every phrase in automaton order.
+fn all_phrases() -> impl Iterator<Item = &'static &'static str> {
+    BOILER_PHRASES
+        .iter()
+        .chain(BOILER_PHRASES_INTL)
+        .chain(COPYRIGHT_PHRASES)
+}
+
+/// One automaton over [`BOILER_PHRASES`], [`BOILER_PHRASES_INTL`] then
+/// [`COPYRIGHT_PHRASES`]: a single overlapping pass over a block's text (lower-cased, or
+/// ASCII-folded, see below) answers every `contains` the twin asks.
 ///
-/// `ascii_folding` gives the same automaton matching ASCII letters in either case: on ASCII
-/// text (the phrases are lower-case ASCII, and ASCII lower-cases to itself byte for byte) it
-/// finds what the plain one finds in the lower-cased copy, without making that copy.
+/// `ascii_folding` gives the same automaton matching ASCII letters in either case: on text
+/// where lower-casing changes no non-ASCII character (all ASCII text, and most text of
+/// other languages outside capitals), the lower-cased copy differs from the text only in
+/// ASCII capitals, so it finds what the plain one finds in that copy, without making it.
 fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
     static AC: OnceLock<[AhoCorasick; 2]> = OnceLock::new();
     let both = AC.get_or_init(|| {
         let build = |fold: bool| {
             AhoCorasick::builder()
                 .ascii_case_insensitive(fold)
-                .build(BOILER_PHRASES.iter().chain(COPYRIGHT_PHRASES))
-                .expect("a few dozen short literal phrases always build")
+                .build(all_phrases())
+                .expect("a hundred short literal phrases always build")
         };
         [build(false), build(true)]
     });
@@ -414,7 +442,7 @@ const ASCII_CLASS: [u8; 256] = {
 /// read, and they are copied out (into `lw`) only when the title filter lets the word
 /// through. [`count_ascii`] is the per-byte definition the tests hold it to.
 #[inline(always)]
-fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) {
+fn ascii_word(w: &[u8], title: &TitleWords, sw: &Stopwords, t: &mut TextStats, lw: &mut String) {
     t.word_chars += w.len() as u32;
     t.cap_words += u32::from(w.first().is_some_and(u8::is_ascii_uppercase));
     let WordCounts {
@@ -431,17 +459,24 @@ fn ascii_word(w: &[u8], title: &TitleWords, t: &mut TextStats, lw: &mut String) 
         return;
     }
     let first = (key >> 56) as u8;
-    if n <= 8 && is_stopword_key(key) {
-        t.stopwords += 1;
-    }
-    if title.filter & TitleWords::bit_of(first, n as usize) != 0 {
+    let long_stop = if n <= 8 {
+        t.stopwords += u32::from(sw.has_key(key));
+        false
+    } else {
+        sw.may_have_long(first, n as usize)
+    };
+    let in_title = title.filter & TitleWords::bit_of(first, n as usize) != 0;
+    if long_stop || in_title {
         lw.clear();
         lw.extend(
             w.iter()
                 .filter(|b| b.is_ascii_alphanumeric())
                 .map(|b| char::from(b.to_ascii_lowercase())),
         );
-        if title.contains(lw) {
+        if long_stop && sw.has_long(lw) {
+            t.stopwords += 1;
+        }
+        if in_title && title.contains(lw) {
             t.title_words += 1;
         }
     }
@@ -566,8 +601,10 @@ fn unicode_word(w: &str, lw: &mut String, t: &mut TextStats) {
     );
 }
 
-/// Digits, letters and capitals of `text`, through the Unicode path.
-fn unicode_letters(text: &str, t: &mut TextStats) {
+/// Digits, letters and capitals of `text`, through the Unicode path; whether it holds a
+/// non-ASCII character that lower-casing may change (a capital or a title-case letter).
+fn unicode_letters(text: &str, t: &mut TextStats) -> bool {
+    let mut changes = false;
     for c in text.chars() {
         if c.is_ascii_digit() {
             t.digits += 1;
@@ -575,8 +612,30 @@ fn unicode_letters(text: &str, t: &mut TextStats) {
             t.letters += 1;
             if c.is_uppercase() {
                 t.upper += 1;
+                changes |= !c.is_ascii();
+            } else {
+                changes |= is_titlecase(c);
             }
         }
+    }
+    changes
+}
+
+/// The title-case letters (general category Lt: `ǅ`, Greek capitals with prosgegrammeni):
+/// not upper case, yet lower-casing changes them. A test walks every `char` to check that
+/// these and the upper-case letters are all that lower-casing changes outside ASCII.
+fn is_titlecase(c: char) -> bool {
+    matches!(c,
+        '\u{1C5}' | '\u{1C8}' | '\u{1CB}' | '\u{1F2}'
+        | '\u{1F88}'..='\u{1F8F}' | '\u{1F98}'..='\u{1F9F}' | '\u{1FA8}'..='\u{1FAF}'
+        | '\u{1FBC}' | '\u{1FCC}' | '\u{1FFC}')
+}
+
+/// CJK characters of `w` and the single-character stopwords among them.
+fn cjk_chars(w: &str, sw: &Stopwords, t: &mut TextStats) {
+    for c in w.chars().filter(|&c| is_cjk(c)) {
+        t.stop_base += 1;
+        t.stopwords += u32::from(sw.has_char(c));
     }
 }
 
@@ -588,33 +647,39 @@ fn ends_punct(text: &str) -> bool {
         .is_some_and(|c| matches!(c, '.' | '!' | '?' | '"' | '”' | '。' | ':' | ')'))
 }
 
-/// A block's text statistics. ASCII words and texts
-/// take byte paths (for ASCII, `char`'s Unicode predicates and case maps are the ASCII
+/// A block's text statistics, with the stopwords of the page's language. ASCII words and
+/// texts take byte paths (for ASCII, `char`'s Unicode predicates and case maps are the ASCII
 /// ones), and all phrases are found in one automaton pass; `text_stats_slow` is the twin
 /// the tests hold it to.
-fn text_stats(text: &str, title: &TitleWords) -> TextStats {
+fn text_stats(text: &str, title: &TitleWords, sw: &Stopwords) -> TextStats {
     let mut t = TextStats::default();
     let mut lw = String::new();
     let ascii = text.is_ascii();
+    // Whether lower-casing changes a non-ASCII character: then the phrases are looked for in
+    // a lower-cased copy.
+    let mut changes = false;
     match words_known(text, ascii) {
         Words::Ascii(ws) => ws.for_each(|w| {
             t.words += 1;
-            ascii_word(w.as_bytes(), title, &mut t, &mut lw);
+            ascii_word(w.as_bytes(), title, sw, &mut t, &mut lw);
         }),
         Words::Unicode(ws) => ws.for_each(|w| {
             t.words += 1;
             if w.is_ascii() {
-                ascii_word(w.as_bytes(), title, &mut t, &mut lw);
+                ascii_word(w.as_bytes(), title, sw, &mut t, &mut lw);
                 return;
             }
             lw.clear();
             unicode_word(w, &mut lw, &mut t);
             // (Whitespace holds no letters or digits: counting word by word counts the text.)
-            unicode_letters(w, &mut t);
+            changes |= unicode_letters(w, &mut t);
+            if sw.cjk {
+                cjk_chars(w, sw, &mut t);
+            }
             if lw.is_empty() {
                 return;
             }
-            if word_key(lw.as_bytes()).is_some_and(is_stopword_key) {
+            if sw.has(&lw) {
                 t.stopwords += 1;
             }
             if title.contains(&lw) {
@@ -622,10 +687,13 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             }
         }),
     }
+    if !sw.cjk {
+        t.stop_base = t.words;
+    }
     t.ends_punct = ends_punct(text);
-    let mut seen = 0u64;
+    let mut seen = 0u128;
     let mut note = |m: aho_corasick::Match| seen |= 1 << m.pattern().as_usize();
-    if !lowercases_into_ascii(text, ascii) {
+    if !changes {
         phrase_matcher(true)
             .find_overlapping_iter(text)
             .for_each(&mut note);
@@ -634,32 +702,40 @@ fn text_stats(text: &str, title: &TitleWords) -> TextStats {
             .find_overlapping_iter(&text.to_lowercase())
             .for_each(&mut note);
     }
-    let boiler = (1u64 << BOILER_PHRASES.len()) - 1;
+    let boiler = (1u128 << N_BOILER) - 1;
     t.boiler_phrases = (seen & boiler).count_ones();
     t.copyright = seen & !boiler != 0 || (!ascii && text.contains('©'));
     t
 }
 
-/// Non-ASCII characters whose lower case holds ASCII: KELVIN SIGN (to `k`) and LATIN CAPITAL
-/// LETTER I WITH DOT ABOVE (to `i` and a combining dot). A test walks every `char` to check
-/// there are no others.
-const LOWERS_TO_ASCII: [char; 2] = ['\u{212A}', '\u{130}'];
+/// The obvious twin of a [`Stopwords`]: the `stop-words` list of a language, normalized,
+/// in a hash set, and whether it counts characters. Tests only.
+#[cfg(test)]
+struct SlowStopwords {
+    words: std::collections::HashSet<String>,
+    cjk: bool,
+}
 
-/// Whether lower-casing `text` can produce ASCII from non-ASCII. When not (nearly always),
-/// the phrases (lower-case ASCII) occur in `text.to_lowercase()` exactly where they occur in
-/// `text` with ASCII case folded: lower-casing maps ASCII to ASCII one to one and every other
-/// character to non-ASCII, so an ASCII run of the lower-cased text is an ASCII run of `text`
-/// lower-cased. So the folding automaton runs on `text` itself, without the copy.
-/// `ascii`: whether `text` is ASCII, which the caller knows already.
-fn lowercases_into_ascii(text: &str, ascii: bool) -> bool {
-    !ascii && text.contains(LOWERS_TO_ASCII)
+#[cfg(test)]
+impl SlowStopwords {
+    fn of(lang: &str) -> SlowStopwords {
+        SlowStopwords {
+            words: stop_words::lookup(lang)
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|w| super::auto_lang::normalize(w))
+                .collect(),
+            cjk: matches!(lang, "zh" | "ja" | "ko"),
+        }
+    }
 }
 
 /// The obvious twin of [`text_stats`]: one `contains` per phrase over the lower-cased
-/// text, every word and the whole text through the Unicode path, a string binary search for
-/// stopwords and a linear scan of the title. Tests only.
+/// text, every word and the whole text through the Unicode path, a hash set for
+/// stopwords (each CJK character looked up as a string) and a linear scan of the title.
+/// Tests only.
 #[cfg(test)]
-fn text_stats_slow(text: &str, title: &[String]) -> TextStats {
+fn text_stats_slow(text: &str, title: &[String], sw: &SlowStopwords) -> TextStats {
     let mut t = TextStats::default();
     let mut lw = String::new();
     for w in text.split_whitespace() {
@@ -669,21 +745,30 @@ fn text_stats_slow(text: &str, title: &[String]) -> TextStats {
         if lw.is_empty() {
             continue;
         }
-        if STOPWORDS.binary_search(&lw.as_str()).is_ok() {
+        if !sw.cjk && sw.words.contains(&lw) {
             t.stopwords += 1;
         }
         if title.contains(&lw) {
             t.title_words += 1;
         }
     }
+    if sw.cjk {
+        for c in text.chars().filter(|&c| is_cjk(c)) {
+            t.stop_base += 1;
+            t.stopwords += u32::from(sw.words.contains(&c.to_string()));
+        }
+    } else {
+        t.stop_base = t.words;
+    }
     unicode_letters(text, &mut t);
     t.ends_punct = ends_punct(text);
     let lower = text.to_lowercase();
-    t.boiler_phrases = BOILER_PHRASES.iter().filter(|p| lower.contains(*p)).count() as u32;
-    t.copyright = text.contains('©')
-        || lower.contains("copyright")
-        || lower.contains("all rights reserved")
-        || lower.contains("(c) ");
+    t.boiler_phrases = BOILER_PHRASES
+        .iter()
+        .chain(BOILER_PHRASES_INTL)
+        .filter(|p| lower.contains(*p))
+        .count() as u32;
+    t.copyright = text.contains('©') || COPYRIGHT_PHRASES.iter().any(|p| lower.contains(p));
     t
 }
 
@@ -693,6 +778,8 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
     let n = blocks.len();
     let flags = ancestor_flags(doc, &d.roles);
     let title = TitleWords::new(doc.title.as_deref());
+    // The stopwords of the page's language, detected once here for all its blocks.
+    let sw = Stopwords::for_page(doc);
     // The page's type as an ordinal (`PageType::ALL` order): the trees split it into the
     // sets of types they treat alike (a forum's replies, a listing's short items).
     let page_type = crate::page_type::PageType::ALL
@@ -777,7 +864,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
             text.push_str(doc.seg_text(s));
             link_segs += u32::from(s.link);
         }
-        let ts = text_stats(&text, &title);
+        let ts = text_stats(&text, &title, sw);
         let c = b.container as usize;
         let el = &doc.elements[c];
         let f = flags[c];
@@ -884,7 +971,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
             ts.upper as f32 / ts.letters.max(1) as f32,
             before as f32 / all_prose.max(1) as f32,
             (all_prose - before - p) as f32 / all_prose.max(1) as f32,
-            ts.stopwords as f32 / ts.words.max(1) as f32,
+            ts.stopwords as f32 / ts.stop_base.max(1) as f32,
             ts.boiler_phrases as f32,
             own(W_CAPTION),
             own(W_META),
@@ -1384,6 +1471,7 @@ pub fn block_table(doc: &Doc, auto: &Auto) -> BlockTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::auto_lang::{page_language, word_key};
 
     proptest::proptest! {
         #[test]
@@ -1394,11 +1482,14 @@ mod tests {
                     proptest::string::string_regex("(Posted [Bb]y|READ MORE|Next|\\(c\\) |Copyright|All Rights Reserved|Log In|the|The|river|Plan)").unwrap(),
                     proptest::string::string_regex("[ÄÖÜßéİKΣσς\u{212A}\u{0130}日本語 \t]{0,6}").unwrap(),
                     ".{0,8}",
+                    proptest::string::string_regex("(der|Die|und|ÄHNLICHE Beiträge|Lesen Sie auch|les|Le|et|Tous Droits Réservés|się|Że|Zobacz również|и|Не|ЧИТАЙТЕ ТАКЖЕ|Все права защищены|yourselves|Ourselves|ǅemal|的|了是|在这里|のは|이다)").unwrap(),
+                    proptest::string::string_regex("[a-zäöüéàłśżяжфΣ的了是在のは이日本]{1,12}").unwrap(),
                 ],
                 0..24,
             ),
             seps in proptest::collection::vec(proptest::prop_oneof![" ", "\n", "\u{a0}", "", "\u{3000}", "\u{b}", "\t"], 24),
             title in ".{0,20}|River [Pp]lan (approved|Next)",
+            lang in proptest::sample::select(vec!["en", "de", "fr", "pl", "ru", "zh", "ja", "ko"]),
         ) {
             let text: String = words.iter().zip(&seps).flat_map(|(w, s)| [w.as_str(), s]).collect();
             let fast_title = TitleWords::new(Some(&title));
@@ -1407,7 +1498,10 @@ mod tests {
                 .filter(|w| w.chars().count() > 2)
                 .map(str::to_lowercase)
                 .collect();
-            proptest::prop_assert_eq!(text_stats(&text, &fast_title), text_stats_slow(&text, &slow_title));
+            proptest::prop_assert_eq!(
+                text_stats(&text, &fast_title, Stopwords::of(lang)),
+                text_stats_slow(&text, &slow_title, &SlowStopwords::of(lang))
+            );
         }
     }
 
@@ -1439,23 +1533,112 @@ mod tests {
     }
 
     #[test]
-    fn only_two_characters_lower_case_into_ascii() {
-        let found: Vec<char> = (0..=u32::from(char::MAX))
-            .filter_map(char::from_u32)
-            .filter(|c| !c.is_ascii() && c.to_lowercase().any(|l| l.is_ascii()))
-            .collect();
-        assert_eq!(found, {
-            let mut l = LOWERS_TO_ASCII.to_vec();
-            l.sort();
-            l
-        });
-        // And the cases that must take the copying path do.
-        assert!(lowercases_into_ascii("clic\u{212A} here", false));
-        assert!(!lowercases_into_ascii("Click Here — é", false));
+    fn lower_casing_changes_only_capitals_and_title_case_letters_outside_ascii() {
+        for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+            let mut l = c.to_lowercase();
+            let changes = !(l.next() == Some(c) && l.next().is_none());
+            if !c.is_ascii() && changes {
+                assert!(
+                    c.is_alphabetic() && (c.is_uppercase() || is_titlecase(c)),
+                    "{:#x}",
+                    u32::from(c)
+                );
+            }
+            if is_titlecase(c) {
+                assert!(changes && !c.is_uppercase(), "{:#x}", u32::from(c));
+            }
+        }
+        // Texts that must take the copying path do (KELVIN SIGN lower-cases to ASCII `k`),
+        // and agree with the twin either way.
+        let en = Stopwords::of("en");
         let title = TitleWords::new(None);
-        let t = text_stats("Clic\u{212A} here, é", &title);
-        assert_eq!(t, text_stats_slow("Clic\u{212A} here, é", &[]));
-        assert_eq!(t.boiler_phrases, 1);
+        for (text, phrases) in [
+            ("Clic\u{212A} here, é", 1),
+            ("Click Here — é", 1),
+            ("ÄHNLICHE BEITRÄGE", 1),
+            ("ähnliche Beiträge", 1),
+            ("ǅemal Ähnliche beiträge", 1),
+        ] {
+            let t = text_stats(text, &title, en);
+            assert_eq!(
+                t,
+                text_stats_slow(text, &[], &SlowStopwords::of("en")),
+                "{text}"
+            );
+            assert_eq!(t.boiler_phrases, phrases, "{text}");
+        }
+    }
+
+    #[test]
+    fn phrases_are_lower_case_and_distinct() {
+        let mut all: Vec<&str> = all_phrases().copied().collect();
+        for p in &all {
+            assert_eq!(p.to_lowercase(), *p);
+        }
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), N_BOILER + COPYRIGHT_PHRASES.len());
+    }
+
+    #[test]
+    fn boilerplate_phrases_fire_in_other_languages() {
+        let title = TitleWords::new(None);
+        let stats = |text: &str, lang: &str| text_stats(text, &title, Stopwords::of(lang));
+        assert_eq!(
+            stats("Lesen Sie auch: Ähnliche Beiträge", "de").boiler_phrases,
+            2
+        );
+        assert_eq!(stats("WEITERLESEN »", "de").boiler_phrases, 1);
+        assert_eq!(stats("Lire aussi : la réforme", "fr").boiler_phrases, 1);
+        assert_eq!(stats("Leer más", "es").boiler_phrases, 1);
+        assert_eq!(stats("Zobacz również", "pl").boiler_phrases, 1);
+        assert_eq!(
+            stats("Читайте также: Похожие статьи", "ru").boiler_phrases,
+            2
+        );
+        assert_eq!(stats("Lees ook", "nl").boiler_phrases, 1);
+        assert!(stats("© 2024 Tous droits réservés", "fr").copyright);
+        assert!(stats("Все права защищены.", "ru").copyright);
+        assert!(stats("2024 Alle Rechte vorbehalten", "de").copyright);
+        // Prose does not.
+        let p = stats("Der Rat hat den Plan gestern beschlossen.", "de");
+        assert_eq!((p.boiler_phrases, p.copyright), (0, false));
+    }
+
+    /// Stopword density of `text` on a page that holds it as its one paragraph: the page's
+    /// detected language and the density.
+    fn density_on_a_page(text: &str) -> (&'static str, f32) {
+        let doc = Doc::parse(&format!("<html><body><p>{text}</p></body></html>"));
+        let lang = page_language(&doc);
+        let t = text_stats(text, &TitleWords::new(None), Stopwords::of(lang));
+        (lang, t.stopwords as f32 / t.stop_base.max(1) as f32)
+    }
+
+    #[test]
+    fn prose_has_many_stopwords_in_its_own_language() {
+        for (lang, text) in [
+            ("de", "Der Gemeinderat hat am Dienstag nach einer langen Debatte den Plan für den Fluss beschlossen, und die Arbeiten sollen noch in diesem Jahr beginnen."),
+            ("fr", "Le conseil municipal a approuvé mardi le projet pour la rivière, après un long débat, et les travaux doivent commencer dans les prochains mois."),
+            ("pl", "Rada miasta po długiej debacie zatwierdziła we wtorek plan dla rzeki, a prace mają się rozpocząć jeszcze w tym roku, jak tylko będzie to możliwe."),
+            ("ru", "Городской совет во вторник после долгих дебатов утвердил план по реке, и работы должны начаться уже в этом году, как только это будет возможно."),
+            ("zh", "市议会在经过长时间的辩论之后，于星期二批准了这条河的计划，工程将在今年开始，这是我们的城市的一件大事。"),
+        ] {
+            let (detected, density) = density_on_a_page(text);
+            assert_eq!(detected, lang);
+            assert!(density > 0.2, "{lang}: {density}");
+            // English stopwords see almost none of it: what the feature was before.
+            let en = text_stats(text, &TitleWords::new(None), Stopwords::of("en"));
+            assert!(
+                (en.stopwords as f32) < density * en.stop_base as f32 / 2.0,
+                "{lang}"
+            );
+        }
+        let menu = text_stats(
+            "Startseite Impressum Datenschutz Kontakt",
+            &TitleWords::new(None),
+            Stopwords::of("de"),
+        );
+        assert_eq!((menu.stopwords, menu.stop_base), (0, 4));
     }
 
     #[test]
@@ -1487,68 +1670,43 @@ mod tests {
     #[test]
     fn text_stats_worked_example() {
         let title = TitleWords::new(Some("River plan approved | Daily"));
-        let t = text_stats("Posted by Ann. The river plan: read more… © Daily", &title);
+        let en = Stopwords::of("en");
+        let t = text_stats(
+            "Posted by Ann. The river plan: read more… © Daily",
+            &title,
+            en,
+        );
         assert_eq!(t.words, 10);
         assert_eq!((t.stopwords, t.title_words, t.boiler_phrases), (3, 3, 2)); // by, the, more
         assert!(t.copyright && !t.ends_punct);
         let slow = text_stats_slow(
             "Posted by Ann. The river plan: read more… © Daily",
             &title.words,
+            &SlowStopwords::of("en"),
         );
         assert_eq!(t, slow);
     }
 
     #[test]
-    fn stopwords_are_sorted_for_binary_search() {
-        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
-        assert!(STOPWORD_KEYS.windows(2).all(|k| k[0] < k[1]));
-        for w in ["the", "a", "would", "about"] {
-            assert!(STOPWORD_KEYS
-                .binary_search(&word_key(w.as_bytes()).unwrap())
-                .is_ok());
+    fn english_function_words_are_stopwords_and_long_ones_too() {
+        let en = Stopwords::of("en");
+        for w in [
+            "the",
+            "a",
+            "which",
+            "about",
+            "yourselves",
+            "themselves",
+            "dont",
+        ] {
+            assert!(en.has(w), "{w}");
         }
-        for w in ["th", "thee", "abouts", "zzzz", "verylongword"] {
-            let k = word_key(w.as_bytes());
-            assert!(
-                k.is_none_or(|k| STOPWORD_KEYS.binary_search(&k).is_err()),
-                "{w}"
-            );
+        for w in ["river", "home", "page", "verylongword", "ourselvesx"] {
+            assert!(!en.has(w), "{w}");
         }
-    }
-
-    #[test]
-    fn stopword_table_agrees_with_the_sorted_keys() {
-        assert_eq!(
-            STOPWORD_TABLE.iter().filter(|&&k| k != 0).count(),
-            STOPWORDS.len()
-        );
-        for k in STOPWORD_KEYS {
-            assert!(is_stopword_key(k));
-        }
-        // Every key of up to 3 letters, and neighbours of the real keys.
-        let letters = b"abcdefghijklmnopqrstuvwxyz0123456789";
-        let mut keys = Vec::new();
-        for &a in letters {
-            keys.push(word_key(&[a]).unwrap());
-            for &b in letters {
-                keys.push(word_key(&[a, b]).unwrap());
-                for &c in letters {
-                    keys.push(word_key(&[a, b, c]).unwrap());
-                }
-            }
-        }
-        keys.extend(
-            STOPWORD_KEYS
-                .iter()
-                .flat_map(|&k| [k + 1, k - 1, k ^ (1 << 40)]),
-        );
-        for k in keys {
-            assert_eq!(
-                is_stopword_key(k),
-                STOPWORD_KEYS.binary_search(&k).is_ok(),
-                "{k:#x}"
-            );
-        }
+        let title = TitleWords::new(None);
+        let t = text_stats("Themselves, OURSELVES and Don't", &title, en);
+        assert_eq!((t.stopwords, t.stop_base), (4, 4));
     }
 
     #[test]

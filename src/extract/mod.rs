@@ -10,6 +10,7 @@
 
 pub mod accb_ccb;
 pub mod auto;
+pub mod auto_lang;
 pub mod auto_model;
 pub mod bte;
 pub mod cetr;
