@@ -306,6 +306,7 @@ fn bench_stages(c: &mut Criterion, corpus: &Corpus) {
                 date: p.date.clone(),
                 title: x.page.title,
                 lang: x.page.lang,
+                page_type: x.page.page_type.as_str().to_string(),
                 charset: x.charset.to_string(),
                 charset_source: x.charset_source.to_string(),
                 text: x.page.text,

@@ -405,6 +405,7 @@ fn page(args: &PageArgs) -> Result<(), String> {
     if args.meta {
         let _ = writeln!(out, "title: {}", ex.page.title.as_deref().unwrap_or(""));
         let _ = writeln!(out, "lang: {}", ex.page.lang.as_deref().unwrap_or(""));
+        let _ = writeln!(out, "page_type: {}", ex.page.page_type.as_str());
         let _ = writeln!(out, "charset: {} ({})", ex.charset, ex.charset_source);
         let _ = writeln!(out);
     }

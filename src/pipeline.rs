@@ -997,6 +997,7 @@ fn process(record: &RawRecord, methods: &Methods, limits: &http::Limits, source:
         date: h.date().unwrap_or("").to_string(),
         title: ex.page.title,
         lang: ex.page.lang,
+        page_type: ex.page.page_type.as_str().to_string(),
         charset: ex.charset.to_string(),
         charset_source: ex.charset_source.to_string(),
         text: ex.page.text,
@@ -1047,6 +1048,7 @@ fn write_in_order(
                         stats.extracted_truncated += 1;
                     }
                     Stats::count(&mut stats.charset_sources, &page.charset_source);
+                    Stats::count(&mut stats.page_types, &page.page_type);
                     writer.write(&page)?;
                     progress.inc();
                 }

@@ -53,6 +53,9 @@ pub struct Stats {
     pub errors: BTreeMap<String, u64>,
     /// Pages by how their charset was decided (`http`, `meta`, `detected`, ...).
     pub charset_sources: BTreeMap<String, u64>,
+    /// Pages by page type (`article`, `forum`, `product`, ...: [`crate::page_type`]).
+    #[serde(default)]
+    pub page_types: BTreeMap<String, u64>,
     /// Decompressed WARC bytes read.
     pub bytes_in: u64,
     /// Bytes written to shards (compressed, as on disk).
@@ -104,6 +107,7 @@ impl Stats {
         add(&mut self.skipped, &other.skipped);
         add(&mut self.errors, &other.errors);
         add(&mut self.charset_sources, &other.charset_sources);
+        add(&mut self.page_types, &other.page_types);
         self.bytes_in += other.bytes_in;
         self.bytes_out += other.bytes_out;
         self.bytes_out_uncompressed += other.bytes_out_uncompressed;

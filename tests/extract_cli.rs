@@ -74,6 +74,10 @@ fn sample_counts_match_the_input() {
     let counts = &expected["counts"];
     assert_eq!(stats["records_read"], counts["records"]);
     assert_eq!(stats["extracted"], counts["pages_kept"]);
+    let by_type: u64 = stats["page_types"]
+        .as_object()
+        .map_or(0, |m| m.values().filter_map(Value::as_u64).sum());
+    assert_eq!(Some(by_type), stats["extracted"].as_u64(), "{stats}");
     assert_eq!(stats["extracted_truncated"], counts["truncated"]);
     for (reason, n) in counts["skipped"].as_object().unwrap() {
         assert_eq!(&stats["skipped"][reason], n, "skipped {reason}");
@@ -217,6 +221,7 @@ fn jsonl_zstd_and_gzip_shards_read_back() {
                 "date",
                 "title",
                 "lang",
+                "page_type",
                 "charset",
                 "charset_source",
                 "text",
@@ -284,6 +289,18 @@ fn wet_output_reads_back_with_warcio() {
     assert_eq!(summary["conversion"], 14);
     assert_eq!(summary["digest_ok"], true);
     assert_eq!(summary["length_ok"], true);
+    let types = summary["page_types"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(types.len(), 14, "{summary}");
+    assert!(
+        types.iter().all(|t| t
+            .as_str()
+            .and_then(warcsift::page_type::PageType::from_name)
+            .is_some()),
+        "every record names a page type: {summary}"
+    );
 }
 
 #[test]
@@ -570,6 +587,8 @@ fn page_and_algorithms_commands() {
     assert!(ok, "{err}");
     assert!(out.contains("café crème"), "{out}");
     assert!(out.contains("charset: windows-1252 (meta)"), "{out}");
+    // Two words of text, nothing that speaks for any type.
+    assert!(out.contains("page_type: other"), "{out}");
     let mut child = Command::new(bin())
         .args(["page", "-", "-a", "plain"])
         .stdin(Stdio::piped())

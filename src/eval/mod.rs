@@ -63,6 +63,11 @@
 //! `--dump DIR` each method's texts as `DIR/<method>/<package>/<id>.txt` so that
 //! `score.py` (or anything else) can rescore them.
 //!
+//! When pages carry a page-type label (`page_type` in `meta.jsonl`, as WCXB's do), the
+//! table is followed by the page-type block of [`page_types`]: the classifier's accuracy,
+//! precision and recall per type, its confusion matrix, and every system's mean F1 per
+//! labelled type; `--json` holds the same under `page_types`.
+//!
 //! ```no_run
 //! use std::path::Path;
 //! let s = warcsift::eval::score_dirs(Path::new("gold/cleaneval"), Path::new("out/cleaneval"))?;
@@ -78,6 +83,7 @@ pub mod figure;
 pub mod lcs;
 pub mod measures;
 pub mod normalize;
+pub mod page_types;
 mod pyclass;
 pub mod report;
 pub mod runner;
@@ -237,6 +243,9 @@ pub fn run(args: &EvalArgs) -> Result<(), String> {
     let config = EvalConfig::from_args(args)?;
     let report = run_config(&config)?;
     print!("{}", report.table(config.measure));
+    if let Some(types) = &report.page_types {
+        print!("{}", types.table(config.measure));
+    }
     Ok(())
 }
 

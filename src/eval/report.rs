@@ -9,6 +9,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::dataset::Package;
 use super::measures::{Measure, Scores};
+use super::page_types::PageTypeReport;
 use super::runner::{PageResult, System};
 use super::summary::MeasureSummaries;
 
@@ -85,6 +86,8 @@ pub struct Report {
     pub systems: Vec<System>,
     /// `cells[group][system]`, groups in the order of [`Report::groups`].
     pub cells: Vec<Vec<GroupSummary>>,
+    /// Page-type accuracy and F1 per page type, when some page carries a label.
+    pub page_types: Option<PageTypeReport>,
 }
 
 impl Report {
@@ -108,6 +111,7 @@ impl Report {
             groups,
             systems: systems.to_vec(),
             cells,
+            page_types: PageTypeReport::build(packages, systems, results),
         }
     }
 
@@ -246,8 +250,9 @@ impl Report {
     }
 
     /// The JSON summary: `{"packages": [..., "all"], "methods": [{"name", "kind"}],
-    /// "summary": {group: {method: GroupSummary}}}`. The two lists give the report order
-    /// (object keys come out sorted).
+    /// "summary": {group: {method: GroupSummary}}}`, and `"page_types"` (see
+    /// [`PageTypeReport::to_json`]) when some page carries a page-type label. The two lists
+    /// give the report order (object keys come out sorted).
     pub fn to_json(&self) -> serde_json::Value {
         let methods: Vec<serde_json::Value> = self
             .systems
@@ -265,11 +270,15 @@ impl Report {
             }
             summary.insert(group.clone(), serde_json::Value::Object(row));
         }
-        serde_json::json!({
+        let mut out = serde_json::json!({
             "packages": self.groups,
             "methods": methods,
             "summary": summary,
-        })
+        });
+        if let (Some(types), Some(map)) = (&self.page_types, out.as_object_mut()) {
+            map.insert("page_types".to_owned(), types.to_json());
+        }
+        out
     }
 }
 

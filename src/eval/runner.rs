@@ -24,6 +24,7 @@ use super::dataset::{Package, Page};
 use super::measures::{GoldText, Scores};
 use super::pyclass::is_space_char;
 use super::summary::MeasureSummaries;
+use crate::page_type::PageType;
 
 /// Where a system's predictions come from.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +61,9 @@ pub struct PageScore {
     pub empty: bool,
     /// Why the method produced nothing (error or panic), if it failed.
     pub error: Option<String>,
+    /// The page type the method's extraction gave ([`crate::extract::PageText::page_type`]);
+    /// `None` for peers and for a method that failed on the page.
+    pub page_type: Option<PageType>,
 }
 
 /// Every system on one page, in the order of the `systems` given to [`evaluate`].
@@ -187,9 +191,9 @@ fn score_page(
     };
     let mut scores = Vec::with_capacity(systems.len());
     for system in systems {
-        let (text, seconds, error) = match system {
+        let (text, seconds, error, page_type) = match system {
             System::Method(name) => {
-                let (text, seconds, error) = run_method(name, &html, page);
+                let (text, seconds, error, page_type) = run_method(name, &html, page);
                 if let Some(dump) = dump {
                     let path = dump
                         .join(name)
@@ -197,7 +201,7 @@ fn score_page(
                         .join(format!("{}.txt", page.id));
                     fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
                 }
-                (text, Some(seconds), error)
+                (text, Some(seconds), error, page_type)
             }
             System::Peer { dir, .. } => {
                 let path = dir.join(&package.name).join(format!("{}.txt", page.id));
@@ -206,7 +210,7 @@ fn score_page(
                 } else {
                     String::new()
                 };
-                (text, None, None)
+                (text, None, None, None)
             }
         };
         scores.push(PageScore {
@@ -214,6 +218,7 @@ fn score_page(
             seconds,
             empty: text.chars().all(is_space_char),
             error,
+            page_type,
         });
     }
     Ok(PageResult {
@@ -224,24 +229,38 @@ fn score_page(
     })
 }
 
-/// Extract `page` with method `name`: the text, the seconds spent in the call, and the
-/// error or panic message if the method failed (then the text is empty).
-fn run_method(name: &str, html: &[u8], page: &Page) -> (String, f64, Option<String>) {
+/// Extract `page` with method `name`: the text, the seconds spent in the call, the error or
+/// panic message if the method failed (then the text is empty), and the page type.
+fn run_method(
+    name: &str,
+    html: &[u8],
+    page: &Page,
+) -> (String, f64, Option<String>, Option<PageType>) {
     let start = Instant::now();
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         crate::extract::extract_bytes(html, None, page.url.as_deref(), name)
     }));
     let seconds = start.elapsed().as_secs_f64();
     match outcome {
-        Ok(Ok(extraction)) => (extraction.page.text, seconds, None),
-        Ok(Err(e)) => (String::new(), seconds, Some(e)),
+        Ok(Ok(extraction)) => (
+            extraction.page.text,
+            seconds,
+            None,
+            Some(extraction.page.page_type),
+        ),
+        Ok(Err(e)) => (String::new(), seconds, Some(e), None),
         Err(panic) => {
             let msg = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_owned());
-            (String::new(), seconds, Some(format!("panicked: {msg}")))
+            (
+                String::new(),
+                seconds,
+                Some(format!("panicked: {msg}")),
+                None,
+            )
         }
     }
 }

@@ -22,6 +22,7 @@ pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) {
         ("date", Some(&page.date)),
         ("title", page.title.as_deref()),
         ("lang", page.lang.as_deref()),
+        ("page_type", Some(&page.page_type)),
         ("charset", Some(&page.charset)),
         ("charset_source", Some(&page.charset_source)),
         ("text", Some(&page.text)),
@@ -164,6 +165,7 @@ mod tests {
             date: "2024-01-01T00:00:00Z".into(),
             title: None,
             lang: Some("en".into()),
+            page_type: "forum".into(),
             charset: "UTF-8".into(),
             charset_source: "meta".into(),
             text: "line one\nline \"two\"\t\u{2028}\r\u{0}".into(),
@@ -190,6 +192,7 @@ mod tests {
             "\"date\"",
             "\"title\"",
             "\"lang\"",
+            "\"page_type\"",
             "\"charset\"",
             "\"charset_source\"",
             "\"text\"",
@@ -200,6 +203,7 @@ mod tests {
         let positions: Vec<usize> = keys.iter().map(|k| line.find(k).unwrap()).collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{line}");
         assert!(line.contains("\"title\":null"));
+        assert!(line.contains(",\"page_type\":\"forum\","));
         let back: PageRecord = serde_json::from_str(line.trim_end()).unwrap();
         assert_eq!(back, page());
     }

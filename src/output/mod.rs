@@ -42,7 +42,8 @@
 //!   gzip-compressed per record, as Common Crawl writes it; `--compress` does not apply.
 //! - **Text** ([`text`]): for looking at results by eye. One plain `.txt` file per page
 //!   holding exactly [`PageRecord::text`], named by its sequence number within the shard,
-//!   and an `index.tsv` mapping each number to the record id and URL. Never compressed.
+//!   and an `index.tsv` mapping each number to the record id, URL and page type. Never
+//!   compressed.
 //!
 //! # Atomic shards
 //!
@@ -118,6 +119,11 @@ pub struct PageRecord {
     pub title: Option<String>,
     /// Declared language (`<html lang>`), as written in the page.
     pub lang: Option<String>,
+    /// What kind of page it is ([`crate::page_type::PageType::as_str`]): `article`, `forum`,
+    /// `product`, `collection`, `listing`, `documentation`, `service` or `other`. Records
+    /// written before the field existed read back as `""`.
+    #[serde(default)]
+    pub page_type: String,
     /// WHATWG name of the charset the page was decoded with.
     pub charset: String,
     /// How the charset was decided: `bom`, `http`, `meta`, `detected`, `utf8-override`, `default`.

@@ -19,6 +19,7 @@ fn page(i: u64, text: &str) -> PageRecord {
             Some(format!("Title {i}"))
         },
         lang: if i % 2 == 0 { Some("en".into()) } else { None },
+        page_type: ["article", "forum", "product", "other"][i as usize % 4].into(),
         charset: "UTF-8".into(),
         charset_source: "meta".into(),
         text: text.into(),
@@ -441,6 +442,7 @@ fn wet_records_are_well_framed_with_exact_lengths_and_digests() {
                     "WARC-Record-ID",
                     "WARC-Refers-To",
                     "WARC-Block-Digest",
+                    "WARC-Page-Type",
                     "Content-Type",
                     "Content-Length"
                 ]
@@ -456,6 +458,7 @@ fn wet_records_are_well_framed_with_exact_lengths_and_digests() {
         assert_eq!(r.get("WARC-Target-URI"), p.url);
         assert_eq!(r.get("WARC-Date"), p.date);
         assert_eq!(r.get("WARC-Refers-To"), p.id);
+        assert_eq!(r.get("WARC-Page-Type"), p.page_type);
         let id = r.get("WARC-Record-ID");
         assert!(
             id.starts_with("<urn:uuid:") && id.ends_with('>') && id.len() == 47,
@@ -584,10 +587,13 @@ fn text_shards_hold_one_file_per_page_and_an_index() {
         let index = fs::read_to_string(d.join("index.tsv")).unwrap();
         bytes += index.len() as u64;
         let mut lines = index.lines();
-        assert_eq!(lines.next(), Some("n\tid\turl"));
+        assert_eq!(lines.next(), Some("n\tid\turl\tpage_type"));
         for (n, line) in lines.enumerate() {
             let p = &input[n_total];
-            assert_eq!(line, format!("{n:06}\t{}\t{}", p.id, p.url));
+            assert_eq!(
+                line,
+                format!("{n:06}\t{}\t{}\t{}", p.id, p.url, p.page_type)
+            );
             let txt = fs::read(d.join(format!("{n:06}.txt"))).unwrap();
             assert_eq!(txt, p.text.as_bytes());
             bytes += txt.len() as u64;
@@ -609,7 +615,10 @@ fn text_index_escapes_tabs_and_line_breaks() {
     text::index_line(3, &p, &mut line);
     assert_eq!(
         String::from_utf8(line).unwrap(),
-        format!("000003\t{}\thttp://e.com/a\\tb\\nc\\\\d\n", p.id)
+        format!(
+            "000003\t{}\thttp://e.com/a\\tb\\nc\\\\d\t{}\n",
+            p.id, p.page_type
+        )
     );
 }
 

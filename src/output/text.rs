@@ -5,8 +5,8 @@
 //! - `000000.txt`, `000001.txt`, …: exactly [`PageRecord::text`] of each page, in the order
 //!   the pages were written, numbered from 0 within the shard (six digits, more past 999999).
 //!   No title line, no added newline.
-//! - `index.tsv`: a header line `n\tid\turl`, then one line per page with its number (as in
-//!   the file name, without `.txt`), record id and URL. Tabs, line breaks and backslashes in
+//! - `index.tsv`: a header line `n\tid\turl\tpage_type`, then one line per page with its
+//!   number (as in the file name, without `.txt`), record id, URL and page type. Tabs, line breaks and backslashes in
 //!   the id and URL are written as `\t`, `\n`, `\r` and `\\`, so every page is one line.
 //!
 //! The shard writer builds the directory under a temporary name and renames it into place
@@ -32,6 +32,8 @@ pub fn index_line(n: u64, page: &PageRecord, out: &mut Vec<u8>) {
     escape_tsv(&page.id, out);
     out.push(b'\t');
     escape_tsv(&page.url, out);
+    out.push(b'\t');
+    escape_tsv(&page.page_type, out);
     out.push(b'\n');
 }
 
@@ -75,7 +77,7 @@ impl TextShard {
             line: Vec::new(),
             bytes: 0,
         };
-        let header = b"n\tid\turl\n";
+        let header = b"n\tid\turl\tpage_type\n";
         shard
             .index
             .write_all(header)

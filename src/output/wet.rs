@@ -12,6 +12,7 @@
 //! WARC-Record-ID: <urn:uuid:…-5…>\r\n
 //! WARC-Refers-To: <original WARC-Record-ID>\r\n
 //! WARC-Block-Digest: sha1:<base32 of SHA-1 of the block>\r\n
+//! WARC-Page-Type: <article, forum, product, ...>\r\n
 //! Content-Type: text/plain\r\n
 //! Content-Length: <bytes in the block>\r\n
 //! \r\n
@@ -33,6 +34,8 @@
 //! - **Header values** are written as given, except that ASCII control characters (which
 //!   would break the record framing) are percent-encoded (`%0D`, `%0A`, …), and a
 //!   `WARC-Refers-To` that is not already `<…>` gets its angle brackets.
+//! - `WARC-Page-Type` is warcsift's own field (WARC 1.0 §4 lets a record carry fields of its
+//!   own, and readers keep them): the page's type as [`PageRecord::page_type`] names it.
 //! - `WARC-Identified-Content-Language` is **not** written: in CC it is the *identified*
 //!   language (CLD2, ISO 639-3), while [`PageRecord::lang`] is the *declared* `<html lang>`
 //!   in BCP 47 form; putting one under the other's name would mislead filters that trust it.
@@ -118,6 +121,7 @@ pub fn conversion_record(page: &PageRecord, out: &mut Vec<u8>) {
             ("WARC-Record-ID", &conversion_record_id(&page.id)),
             ("WARC-Refers-To", &refers_to),
             ("WARC-Block-Digest", &block_digest(&block)),
+            ("WARC-Page-Type", &page.page_type),
             ("Content-Type", "text/plain"),
         ],
         &block,
