@@ -62,58 +62,50 @@ impl Structured {
     }
 
     fn json_ld(&mut self, v: &Value, budget: &mut usize) {
-        let mut stack = vec![v];
-        while let Some(v) = stack.pop() {
-            if *budget == 0 {
+        walk(v, budget, |v, stack| {
+            let Value::Object(map) = v else {
                 return;
-            }
-            *budget -= 1;
-            match v {
-                Value::Array(items) => stack.extend(items.iter().rev()),
-                Value::Object(map) => {
-                    match map.get("@type") {
-                        Some(Value::String(t)) => self.add_type(t),
-                        Some(Value::Array(ts)) => {
-                            for t in ts.iter().filter_map(Value::as_str) {
-                                self.add_type(t);
-                            }
-                        }
-                        _ => {}
+            };
+            match map.get("@type") {
+                Some(Value::String(t)) => self.add_type(t),
+                Some(Value::Array(ts)) => {
+                    for t in ts.iter().filter_map(Value::as_str) {
+                        self.add_type(t);
                     }
-                    for key in ["articleBody", "text", "reviewBody"] {
-                        if let Some(text) = map.get(key).and_then(Value::as_str) {
-                            push_text(&mut self.bodies, text);
-                        }
-                    }
-                    if let Some(text) = map.get("description").and_then(Value::as_str) {
-                        push_text(&mut self.descriptions, text);
-                    }
-                    if self.headline.is_none() {
-                        if let Some(h) = map.get("headline").and_then(Value::as_str) {
-                            let h = collapse(h);
-                            if !h.is_empty() {
-                                self.headline = Some(h);
-                            }
-                        }
-                    }
-                    // Children in document order (serde_json keeps keys sorted, which is
-                    // fine: order only matters between sibling texts of one kind).
-                    let children: Vec<&Value> = map
-                        .iter()
-                        .filter(|(k, _)| {
-                            !matches!(
-                                k.as_str(),
-                                "articleBody" | "text" | "reviewBody" | "description"
-                            )
-                        })
-                        .map(|(_, v)| v)
-                        .filter(|v| v.is_object() || v.is_array())
-                        .collect();
-                    stack.extend(children.into_iter().rev());
                 }
                 _ => {}
             }
-        }
+            for key in ["articleBody", "text", "reviewBody"] {
+                if let Some(text) = map.get(key).and_then(Value::as_str) {
+                    push_text(&mut self.bodies, text);
+                }
+            }
+            if let Some(text) = map.get("description").and_then(Value::as_str) {
+                push_text(&mut self.descriptions, text);
+            }
+            if self.headline.is_none() {
+                if let Some(h) = map.get("headline").and_then(Value::as_str) {
+                    let h = collapse(h);
+                    if !h.is_empty() {
+                        self.headline = Some(h);
+                    }
+                }
+            }
+            // Children in document order (serde_json keeps keys sorted, which is fine:
+            // order only matters between sibling texts of one kind).
+            let children: Vec<&Value> = map
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "articleBody" | "text" | "reviewBody" | "description"
+                    )
+                })
+                .map(|(_, v)| v)
+                .filter(|v| v.is_object() || v.is_array())
+                .collect();
+            stack.extend(children.into_iter().rev());
+        });
     }
 
     fn add_type(&mut self, t: &str) {
@@ -125,18 +117,31 @@ impl Structured {
     }
 
     fn app_state(&mut self, v: &Value, budget: &mut usize) {
-        let mut stack = vec![v];
-        while let Some(v) = stack.pop() {
-            if *budget == 0 {
-                return;
-            }
-            *budget -= 1;
-            match v {
-                Value::Array(items) => stack.extend(items.iter().rev()),
-                Value::Object(map) => stack.extend(map.values().rev()),
-                Value::String(s) if reads_as_prose(s) => push_text(&mut self.app_texts, s),
-                _ => {}
-            }
+        walk(v, budget, |v, stack| match v {
+            Value::Object(map) => stack.extend(map.values().rev()),
+            Value::String(s) if reads_as_prose(s) => push_text(&mut self.app_texts, s),
+            _ => {}
+        });
+    }
+}
+
+/// Depth-first walk over `root` in document order, at most `budget` values in all (shared
+/// by every script of a page): arrays are opened here, every other value goes to `visit`,
+/// which pushes the children it wants walked (last first) onto the stack it is given.
+fn walk<'a>(
+    root: &'a Value,
+    budget: &mut usize,
+    mut visit: impl FnMut(&'a Value, &mut Vec<&'a Value>),
+) {
+    let mut stack = vec![root];
+    while let Some(v) = stack.pop() {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        match v {
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            _ => visit(v, &mut stack),
         }
     }
 }

@@ -232,6 +232,11 @@ pub struct Tokenizer<'a> {
     pending_raw: Option<Tag>,
     /// Token produced while finishing another (raw text after a start tag is emitted next).
     queued: Option<Token>,
+    /// Open `<svg>` and `<math>` elements: only inside them (HTML's foreign content) is
+    /// `<![CDATA[` a CDATA section; elsewhere it is a bogus comment that ends at the next
+    /// `>`, as the WHATWG tokenizer reads it (a stray `<![CDATA[` in a page's body must not
+    /// swallow the page up to some distant `]]>`).
+    foreign: u32,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -246,6 +251,7 @@ impl<'a> Tokenizer<'a> {
             next_newline,
             pending_raw: None,
             queued: None,
+            foreign: 0,
         }
     }
 
@@ -325,7 +331,10 @@ impl<'a> Tokenizer<'a> {
                     };
                     self.pos = end;
                     Some(self.token(TokenKind::Comment, Tag::None, start, end))
-                } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"[CDATA[") {
+                } else if self.foreign > 0
+                    && rest.len() >= 7
+                    && rest[..7].eq_ignore_ascii_case(b"[CDATA[")
+                {
                     let end = memmem::find(&b[start + 9..], b"]]>")
                         .map_or(b.len(), |i| start + 9 + i + 3);
                     self.pos = end;
@@ -355,6 +364,9 @@ impl<'a> Tokenizer<'a> {
                     self.pos = end;
                     let mut t = self.token(TokenKind::EndTag, tag, start, end);
                     t.name_len = u32::try_from(name_end - (start + 2)).unwrap_or(u32::MAX);
+                    if matches!(tag, Tag::Svg | Tag::Math) {
+                        self.foreign = self.foreign.saturating_sub(1);
+                    }
                     Some(t)
                 } else if c == b'>' {
                     // "</>" is dropped entirely.
@@ -374,6 +386,9 @@ impl<'a> Tokenizer<'a> {
                 let mut t = self.token(TokenKind::StartTag, tag, start, end);
                 t.name_len = u32::try_from(name_end - (start + 1)).unwrap_or(u32::MAX);
                 t.self_closing = end >= 2 && b[end - 2] == b'/';
+                if matches!(tag, Tag::Svg | Tag::Math) && !t.self_closing {
+                    self.foreign = self.foreign.saturating_add(1);
+                }
                 if tag.is_raw_text() && !t.self_closing {
                     self.pending_raw = Some(tag);
                 }
@@ -896,10 +911,25 @@ mod tests {
 
     #[test]
     fn cdata_and_bogus_comments() {
-        let k = kinds("<![CDATA[x<y]]><?xml version='1.0'?></ 3><//>");
-        assert_eq!(k[0].0, TokenKind::Cdata);
-        let t = Tokenizer::new("<![CDATA[x<y]]>").next().unwrap();
-        assert_eq!(t.content("<![CDATA[x<y]]>"), "x<y");
+        let k = kinds("<svg><![CDATA[x<y]]></svg><?xml version='1.0'?></ 3><//>");
+        assert_eq!(k[1].0, TokenKind::Cdata);
+        let src = "<math><![CDATA[x<y]]>";
+        let t = Tokenizer::new(src).nth(1).unwrap();
+        assert_eq!(t.content(src), "x<y");
+        // Outside svg and math, `<![CDATA[` is a bogus comment to the next `>`.
+        let k = kinds("<body><![CDATA[<p>text</p> ]]>");
+        assert_eq!(
+            k.iter().map(|t| t.0).collect::<Vec<_>>(),
+            [
+                TokenKind::StartTag,
+                TokenKind::Comment,
+                TokenKind::Text,
+                TokenKind::EndTag,
+                TokenKind::Text
+            ]
+        );
+        let k = kinds("<svg/><![CDATA[x]]>");
+        assert_eq!(k[1].0, TokenKind::Comment);
         assert!(k[1..].iter().all(|t| t.0 == TokenKind::Comment));
     }
 
