@@ -169,12 +169,13 @@ fn reads_as_prose(s: &str) -> bool {
 /// Push `text` collapsed, with markup removed (JSON-LD bodies often hold HTML), if it is not
 /// empty and not a repeat of the last one.
 fn push_text(list: &mut Vec<String>, text: &str) {
+    // Markup goes through the Doc builder, which decodes entities itself; plain text is
+    // decoded here (once either way: `&amp;amp;` stays `&amp;`).
     let text = if text.contains('<') {
         strip_tags(text)
     } else {
-        text.to_owned()
+        crate::tokenize::decode_text(text).into_owned()
     };
-    let text = crate::tokenize::decode_text(&text);
     let text = collapse_keep_lines(&text);
     if !text.is_empty() && list.last() != Some(&text) {
         list.push(text);
@@ -239,6 +240,14 @@ mod tests {
         assert_eq!(s.headline.as_deref(), Some("River plan"));
         assert_eq!(s.descriptions, ["A plan."]);
         assert_eq!(s.bodies, ["First para.\nSecond & last.", "How?", "Thus."]);
+        let once = Doc::parse(
+            r#"<script type="application/ld+json">{"articleBody":"<p>a &amp;amp; b</p>","description":"c &amp;amp; d"}</script>"#,
+        );
+        let once = Structured::read(&once);
+        assert_eq!(
+            (once.bodies[0].as_str(), once.descriptions[0].as_str()),
+            ("a &amp; b", "c &amp; d")
+        );
         assert!(s.declares(&["qapage"]));
         assert!(!s.declares(&["Product"]));
     }
