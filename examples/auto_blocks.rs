@@ -15,8 +15,9 @@ use std::path::PathBuf;
 use warcsift::doc::Doc;
 use warcsift::eval::dataset::discover;
 use warcsift::eval::normalize::{normalize, words};
+use warcsift::extract::auto::block_table;
 use warcsift::extract::auto::Auto;
-use warcsift::extract::auto_model::{block_table, FEATURE_NAMES};
+use warcsift::extract::auto_model::FEATURE_NAMES;
 
 fn hash(ws: &[&str]) -> u64 {
     use std::hash::{Hash, Hasher};

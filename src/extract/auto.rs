@@ -30,6 +30,9 @@
 //! Comments sections (`comment`, `comments`, `disqus`, `respond`) are left out by default;
 //! [`Auto::keep_comments`] (`--comments`) keeps them.
 
+use super::auto_blocks::{is_prose, Block, Blocks, Decision};
+use super::auto_model::{features, keep, NF};
+use super::auto_words::*;
 use super::{Explanation, Method};
 use crate::doc::Doc;
 use crate::page_type::PageType;
@@ -65,402 +68,6 @@ pub fn methods() -> Vec<Box<dyn Method>> {
             ..Auto::default()
         }),
     ]
-}
-
-/// Boilerplate words in `id`/`class`/`role` that prune an element whatever else it says (as
-/// a whole word, or as a `-`/`_` separated part of one).
-pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
-    "nav",
-    "navbar",
-    "navigation",
-    "menu",
-    "menubar",
-    "footer",
-    "sidebar",
-    "cookie",
-    "cookies",
-    "consent",
-    "breadcrumb",
-    "breadcrumbs",
-    "share",
-    "sharing",
-    "social",
-    "related",
-    "recommended",
-    "newsletter",
-    "subscribe",
-    "signup",
-    "login",
-    "pagination",
-    "pager",
-    "advert",
-    "advertisement",
-    "advertising",
-    "sponsor",
-    "sponsored",
-    "outbrain",
-    "taboola",
-    "tagcloud",
-    "copyright",
-    "disclaimer",
-    "contentinfo",
-    "complementary",
-    "searchform",
-    "masthead",
-    "toolbar",
-    "popup",
-    "modal",
-];
-
-/// Weaker boilerplate words: they prune only elements that declare no content word.
-pub(crate) const WEAK_BOILER_WORDS: &[&str] = &[
-    "side", "aside", "widget", "banner", "ad", "ads", "promo", "tags", "popular", "trending",
-    "skip", "print", "rss", "overlay", "search", "rightcol", "leftcol", "tools", "header",
-];
-
-const COMMENT_WORDS: &[&str] = &[
-    "comment",
-    "comments",
-    "disqus",
-    "respond",
-    "replies",
-    "reply",
-    "discussion",
-];
-
-/// A comments section: a comment word, or a class glued from one (`commentlist`,
-/// `postcomments`, `commentContent`; not `commentary`, which is an article genre). The twin
-/// of [`R_COMMENT`] in [`ident_bits`].
-#[cfg(test)]
-fn is_comment(ident: &str) -> bool {
-    has_word(ident, COMMENT_WORDS)
-        || words(ident).any(|w| {
-            (w.starts_with("comment") && !w.starts_with("commentary"))
-                || w.ends_with("comments")
-                || w.contains("disqus")
-        })
-}
-
-/// Words that mark the main content.
-pub(crate) const CONTENT_WORDS: &[&str] = &[
-    "article",
-    "articlebody",
-    "article-body",
-    "article-content",
-    "main",
-    "content",
-    "entry",
-    "entry-content",
-    "post",
-    "post-content",
-    "post-body",
-    "story",
-    "story-body",
-    "body",
-    "text",
-    "blog",
-    "hentry",
-    "news",
-    "page-content",
-    "main-content",
-    "maincontent",
-    "postbody",
-    "storycontent",
-    "itemprop-articlebody",
-    // A results page's results (`search-results`, `results-list`) are its content.
-    "results",
-];
-
-/// The whitespace-separated words of `text` (`str::split_whitespace`), split on bytes when
-/// the text is ASCII: the two agree there but for U+000B, which only the first splits on.
-pub(crate) fn words(text: &str) -> Words<'_> {
-    words_known(text, text.is_ascii())
-}
-
-/// [`words`] for a caller that knows whether `text` is ASCII.
-pub(crate) fn words_known(text: &str, ascii: bool) -> Words<'_> {
-    if ascii && !text.as_bytes().contains(&0x0b) {
-        Words::Ascii(text.split_ascii_whitespace())
-    } else {
-        Words::Unicode(text.split_whitespace())
-    }
-}
-
-/// [`words`]' iterator.
-pub(crate) enum Words<'a> {
-    Ascii(std::str::SplitAsciiWhitespace<'a>),
-    Unicode(std::str::SplitWhitespace<'a>),
-}
-
-impl<'a> Iterator for Words<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        match self {
-            Words::Ascii(w) => w.next(),
-            Words::Unicode(w) => w.next(),
-        }
-    }
-
-    /// One choice of variant for the whole walk (`for_each`, `fold`, `sum` go through
-    /// here), not one per word.
-    fn fold<B, F: FnMut(B, &'a str) -> B>(self, init: B, f: F) -> B {
-        match self {
-            Words::Ascii(w) => w.fold(init, f),
-            Words::Unicode(w) => w.fold(init, f),
-        }
-    }
-}
-
-/// Does `ident` carry one of `list` as a word or as a `-`/`_`-separated part of a word?
-///
-/// Words that only describe or tag an element are not read as its role: state and hook
-/// prefixes (`has-sidebar`, `js-social-images`, `with-comments`, `no-ads`) and taxonomy
-/// values (`category-social-media`, `tag-share`, `entry-category-ads`, as WordPress and
-/// Typepad put on every post).
-///
-/// The definition, kept as the obvious twin of [`ident_bits`], which answers it for all
-/// lists at once.
-#[cfg(test)]
-pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
-    words(ident).any(|w| {
-        if list.contains(&w) {
-            return true;
-        }
-        let mut parts = w.split(['-', '_']).peekable();
-        if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
-            return false;
-        }
-        if std::ptr::eq(list, WEAK_BOILER_WORDS)
-            && parts.peek().is_some_and(|p| BUILDER_PREFIXES.contains(p))
-        {
-            return false;
-        }
-        while let Some(p) = parts.next() {
-            if parts.peek().is_some() && TAXONOMY_WORDS.contains(&p) {
-                return false;
-            }
-            if list.contains(&p) {
-                return true;
-            }
-        }
-        false
-    })
-}
-
-/// First parts of a class that make the rest a state or a script hook, not a role.
-const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
-
-/// First parts of the classes that page builders put on every block they lay out
-/// (Elementor's `elementor-widget-text-editor`, Divi's `et_pb_widget`, WPBakery's
-/// `vc_widget`, Beaver Builder's `fl-widget`, Gutenberg's `wp-block-*`): after them, a weak
-/// boilerplate word (`widget`, `header`, `banner`, `side`) names a layout slot, not a role,
-/// and does not prune. Strong words still do (`elementor-nav-menu` is a menu).
-const BUILDER_PREFIXES: &[&str] = &[
-    "elementor",
-    "e",
-    "et",
-    "vc",
-    "wpb",
-    "fl",
-    "wp",
-    "brxe",
-    "uagb",
-];
-
-/// Parts after which a class names a taxonomy value (a category, tag or author).
-const TAXONOMY_WORDS: &[&str] = &["category", "cat", "tag", "author", "format", "type"];
-
-/// The role words an element's `id`/`class`/`role` declare, one bit each ([`Decision::roles`]).
-pub(crate) const R_CONTENT: u8 = 1;
-pub(crate) const R_STRONG: u8 = 1 << 1;
-pub(crate) const R_WEAK: u8 = 1 << 2;
-pub(crate) const R_COMMENT: u8 = 1 << 3;
-/// `post`, `entry`, `hentry`, `article`, `story`, `articlebody`: a container of one article.
-pub(crate) const R_ARTICLE: u8 = 1 << 4;
-
-/// The lists behind the [`R_CONTENT`]… bits, in bit order.
-const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", "articlebody"];
-
-/// [`ident_bits`]' bits above the roles' byte: the word lists the learned stage reads of a
-/// block's own element (`auto_model`'s caption, meta and title words)…
-pub(crate) const W_CAPTION: u16 = 1 << 8;
-pub(crate) const W_META: u16 = 1 << 9;
-pub(crate) const W_TITLE: u16 = 1 << 10;
-/// …and, for the lookup only, the words `has_word` treats as exceptions.
-const W_MODIFIER: u16 = 1 << 11;
-const W_TAXONOMY: u16 = 1 << 12;
-const W_BUILDER: u16 = 1 << 13;
-/// The bits that are lists (roles, caption, meta, title).
-const LIST_BITS: u16 = (1 << 11) - 1;
-
-/// Every word of the lists [`ident_bits`] reads, with the bits of the lists holding it, in
-/// an open-addressing hash table: one probe (rarely two) per class word or part, where a
-/// binary search took about seven string comparisons.
-struct WordTable {
-    slots: Vec<(&'static str, u16)>,
-    mask: usize,
-}
-
-impl WordTable {
-    /// Home slot of a non-empty word, from its length and first, middle and last bytes.
-    fn home(&self, w: &[u8]) -> usize {
-        let n = w.len();
-        let key = (n as u32)
-            ^ (u32::from(w[0]) << 8)
-            ^ (u32::from(w[n / 2]) << 16)
-            ^ (u32::from(w[n - 1]) << 24);
-        (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & self.mask
-    }
-
-    fn get(&self, word: &[u8]) -> u16 {
-        if word.is_empty() {
-            return 0;
-        }
-        let mut i = self.home(word);
-        loop {
-            let (w, bits) = self.slots[i];
-            if w.is_empty() {
-                return 0;
-            }
-            if w.as_bytes() == word {
-                return bits;
-            }
-            i = (i + 1) & self.mask;
-        }
-    }
-}
-
-fn word_table() -> &'static WordTable {
-    static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let lists: [(&[&'static str], u16); 11] = [
-            (CONTENT_WORDS, u16::from(R_CONTENT)),
-            (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
-            (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
-            (COMMENT_WORDS, u16::from(R_COMMENT)),
-            (ARTICLE_WORDS, u16::from(R_ARTICLE)),
-            (super::auto_model::CAPTION_WORDS, W_CAPTION),
-            (super::auto_model::META_WORDS, W_META),
-            (super::auto_model::TITLE_WORDS, W_TITLE),
-            (MODIFIER_PREFIXES, W_MODIFIER),
-            (TAXONOMY_WORDS, W_TAXONOMY),
-            (BUILDER_PREFIXES, W_BUILDER),
-        ];
-        let n: usize = lists.iter().map(|(l, _)| l.len()).sum();
-        let size = (n * 4).next_power_of_two();
-        let mut t = WordTable {
-            slots: vec![("", 0); size],
-            mask: size - 1,
-        };
-        for (list, bit) in lists {
-            for &w in list {
-                let mut i = t.home(w.as_bytes());
-                while !t.slots[i].0.is_empty() && t.slots[i].0 != w {
-                    i = (i + 1) & t.mask;
-                }
-                t.slots[i].0 = w;
-                t.slots[i].1 |= bit;
-            }
-        }
-        t
-    })
-}
-
-/// Per element, the [`ident_bits`] of its own ident: the [`R_CONTENT`]… roles in the low
-/// byte (read by pruning and container scores as [`Decision::roles`]), the learned stage's
-/// caption, meta and title words above. Each word and part is looked up once per element
-/// and page. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
-/// [`bits_by_has_word`], is checked against it by a property test).
-pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
-    // Runs of elements often share one ident (list items, table cells): the last answer is
-    // kept.
-    let mut last: (&str, u16) = ("", 0);
-    doc.elements
-        .iter()
-        .map(|e| {
-            let ident = doc.ident(e);
-            if ident != last.0 {
-                last = (ident, ident_bits(ident));
-            }
-            last.1
-        })
-        .collect()
-}
-
-/// Commas and full stops in `text`, Latin and CJK (`,` `.` `，` `、` `。`): a byte count,
-/// with a second pass only for text that is not ASCII.
-fn clause_marks(text: &str) -> u32 {
-    let ascii = text
-        .as_bytes()
-        .iter()
-        .filter(|&&c| c == b',' || c == b'.')
-        .count();
-    let cjk = if text.is_ascii() {
-        0
-    } else {
-        text.matches(['，', '、', '。']).count()
-    };
-    (ascii + cjk) as u32
-}
-
-/// [`clause_marks`]' obvious twin, one char at a time.
-#[cfg(test)]
-fn clause_marks_slow(text: &str) -> u32 {
-    text.chars()
-        .filter(|c| matches!(c, ',' | '，' | '、' | '.' | '。'))
-        .count() as u32
-}
-
-/// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
-/// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
-pub(crate) fn ident_bits(ident: &str) -> u16 {
-    words(ident).fold(0, |bits, w| bits | word_bits(w.as_bytes()))
-}
-
-/// [`ident_bits`] of one word (bytes of UTF-8: `-` and `_` never occur inside a character).
-fn word_bits(w: &[u8]) -> u16 {
-    let table = word_table();
-    let mut bits = table.get(w) & LIST_BITS;
-    if (w.starts_with(b"comment") && !w.starts_with(b"commentary"))
-        || w.ends_with(b"comments")
-        || w.windows(6).any(|x| x == b"disqus")
-    {
-        bits |= u16::from(R_COMMENT);
-    }
-    let mut parts = w.split(|&b| b == b'-' || b == b'_').peekable();
-    let first = parts.peek().map_or(0, |p| table.get(p));
-    if first & W_MODIFIER != 0 {
-        return bits;
-    }
-    let mask = if first & W_BUILDER != 0 {
-        LIST_BITS & !u16::from(R_WEAK)
-    } else {
-        LIST_BITS
-    };
-    while let Some(p) = parts.next() {
-        let b = table.get(p);
-        if parts.peek().is_some() && b & W_TAXONOMY != 0 {
-            break;
-        }
-        bits |= b & mask;
-    }
-    bits
-}
-
-/// [`ident_bits`]' obvious twin: one `has_word` scan per list.
-#[cfg(test)]
-fn bits_by_has_word(ident: &str) -> u16 {
-    use super::auto_model::{CAPTION_WORDS, META_WORDS, TITLE_WORDS};
-    let bit = |on: bool, b: u16| if on { b } else { 0 };
-    bit(has_word(ident, CONTENT_WORDS), u16::from(R_CONTENT))
-        | bit(has_word(ident, STRONG_BOILER_WORDS), u16::from(R_STRONG))
-        | bit(has_word(ident, WEAK_BOILER_WORDS), u16::from(R_WEAK))
-        | bit(is_comment(ident), u16::from(R_COMMENT))
-        | bit(has_word(ident, ARTICLE_WORDS), u16::from(R_ARTICLE))
-        | bit(has_word(ident, CAPTION_WORDS), W_CAPTION)
-        | bit(has_word(ident, META_WORDS), W_META)
-        | bit(has_word(ident, TITLE_WORDS), W_TITLE)
 }
 
 /// Declared-content weight of an element: positive for article-like, negative for boilerplate.
@@ -547,14 +154,6 @@ fn uncount_card_links(doc: &Doc, card: &[bool], sums: &mut [crate::doc::Sums]) {
     for (s, o) in sums.iter_mut().zip(own) {
         s.link_chars = s.link_chars.saturating_sub(o);
     }
-}
-
-/// A block this long counts as prose (see [`prose_chars`]).
-const PROSE_MIN_CHARS: u32 = 80;
-
-/// A block of `chars` characters, `link` of them in links, is prose: long, link quota under 0.3.
-pub(crate) fn is_prose(chars: u32, link: u32) -> bool {
-    chars >= PROSE_MIN_CHARS && link * 10 < chars * 3
 }
 
 /// Per-element boilerplate flag, inherited top-down.
@@ -689,33 +288,6 @@ impl Method for Auto {
             kept: keep_block,
         })
     }
-}
-
-/// What `auto`'s rules decided for a page (shared by `select`, `explain` and the learned
-/// model's features in [`super::auto_model`]).
-pub(crate) struct Decision {
-    pub(crate) blocks: Blocks,
-    /// The rules' verdict per block (before `--comments` adds comment sections).
-    pub(crate) keep_block: Vec<bool>,
-    /// Per element: inside the chosen container or one of its kept siblings.
-    pub(crate) in_region: Vec<bool>,
-    /// Per element: its container score (scaled by link density and declared words).
-    pub(crate) score: Vec<f64>,
-    /// Per element: prose characters in its subtree ([`prose_chars`]).
-    pub(crate) prose: Vec<u32>,
-    /// Per element: its declared role words (the low byte of [`element_ident_bits`]).
-    pub(crate) roles: Vec<u8>,
-    /// Per element: all its [`ident_bits`] ([`element_ident_bits`]; `roles` is the low byte).
-    pub(crate) ident_bits: Vec<u16>,
-    /// The best container and its score.
-    pub(crate) best: Option<usize>,
-    pub(crate) best_score: f64,
-    /// Whether the region was used (else the page-wide fallback classifier decided).
-    pub(crate) use_region: bool,
-    /// Share of the unpruned non-link text that lies in the region.
-    pub(crate) region_share: f64,
-    /// The page's type, as [`crate::page_type::classify`] found it.
-    pub(crate) page_type: PageType,
 }
 
 impl Auto {
@@ -1063,167 +635,50 @@ fn lift_to_repeats(
     }
 }
 
-/// How many unpruned blocks before the article [`Blocks::title_before`] looks at.
-const TITLE_LOOKBACK: usize = 3;
-
-/// Outside the chosen container, a block this long and nearly link-free is still kept.
-const OUTSIDE_MIN_CHARS: u32 = 200;
-
-/// A block: consecutive segments with the same `block` number.
-#[derive(Debug, Clone)]
-pub(crate) struct Block {
-    pub(crate) segs: std::ops::Range<usize>,
-    pub(crate) chars: u32,
-    pub(crate) link_chars: u32,
-    pub(crate) commas: u32,
-    /// Nearest block-level element holding the block's first segment.
-    pub(crate) container: u32,
-    pub(crate) heading: bool,
-    /// All its segments lie in pruned subtrees.
-    pub(crate) bad: bool,
+/// A page's blocks as `auto` sees them: features, text and the rules' verdict, for training
+/// and inspecting the model (`examples/auto_blocks.rs`).
+#[derive(Debug, Clone, Default)]
+pub struct BlockTable {
+    /// One row per block, columns as [`super::auto_model::FEATURE_NAMES`].
+    pub rows: Vec<[f32; NF]>,
+    /// The block's visible text (pruned parts included), words joined by single spaces.
+    pub texts: Vec<String>,
+    /// What the rules (`auto-rules`) kept.
+    pub rules_kept: Vec<bool>,
+    /// What `auto` (the model, or the rules where there is none) kept.
+    pub kept: Vec<bool>,
 }
 
-pub(crate) struct Blocks {
-    pub(crate) list: Vec<Block>,
-    /// Segment lies in a pruned subtree.
-    pub(crate) seg_bad: Vec<bool>,
-}
-
-impl Blocks {
-    fn build(doc: &Doc, bad: &[bool], card: &[bool], keep_tables: bool) -> Blocks {
-        // Nearest block-level ancestor-or-self, and whether inside a heading / table.
-        let n = doc.elements.len();
-        let mut block_el = vec![0u32; n];
-        let mut heading = vec![false; n];
-        let mut table = vec![false; n];
-        for (i, e) in doc.elements.iter().enumerate().skip(1) {
-            let p = e.parent as usize;
-            block_el[i] = if e.tag.is_block() && !matches!(e.tag, Tag::Br) {
-                i as u32
-            } else {
-                block_el[p]
-            };
-            heading[i] = heading[p] || e.tag.is_heading();
-            table[i] = table[p] || e.tag == Tag::Table;
-        }
-        let seg_bad: Vec<bool> = doc
-            .segments
-            .iter()
-            .map(|s| {
-                s.hidden || bad[s.element as usize] || (!keep_tables && table[s.element as usize])
-            })
-            .collect();
-        let mut list: Vec<Block> = Vec::new();
-        for (i, s) in doc.segments.iter().enumerate() {
-            let same = list
-                .last()
-                .is_some_and(|b| doc.segments[b.segs.start].block == s.block);
-            if !same {
-                list.push(Block {
-                    segs: i..i,
-                    chars: 0,
-                    link_chars: 0,
-                    commas: 0,
-                    container: block_el[s.element as usize],
-                    heading: heading[s.element as usize],
-                    bad: true,
-                });
-            }
-            let Some(b) = list.last_mut() else { continue };
-            b.segs.end = i + 1;
-            if seg_bad[i] {
-                continue;
-            }
-            b.bad = false;
-            b.chars += s.chars;
-            if s.link && !card[s.element as usize] {
-                b.link_chars += s.chars;
-            }
-            b.commas += clause_marks(doc.seg_text(s));
-        }
-        Blocks { list, seg_bad }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.list.iter().all(|b| b.bad)
-    }
-
-    /// Long, link-free paragraphs just outside the container are content too (an article
-    /// split over several table cells or columns): a block of at least [`OUTSIDE_MIN_CHARS`]
-    /// with a link quota under 0.2 joins when the nearest long block before or after it
-    /// (shorter blocks in between are skipped) is kept, repeatedly, so a run of them joins
-    /// as one. A lone disclaimer or teaser far from the article stays out.
-    fn extend_outside(&self, keep: &mut [bool], anywhere: bool) {
-        let long = |b: &Block| !b.bad && b.chars >= PROSE_MIN_CHARS;
-        let candidate =
-            |b: &Block| long(b) && b.chars >= OUTSIDE_MIN_CHARS && b.link_chars * 5 < b.chars;
-        if anywhere {
-            for (k, b) in self.list.iter().enumerate() {
-                keep[k] |= candidate(b);
-            }
-            return;
-        }
-        // Forward then backward sweeps carry "the previous long block is kept" along runs.
-        let mut prev_kept = false;
-        for (kept, b) in keep.iter_mut().zip(&self.list) {
-            if long(b) {
-                *kept |= prev_kept && candidate(b);
-                prev_kept = *kept;
-            }
-        }
-        let mut next_kept = false;
-        for (kept, b) in keep.iter_mut().zip(&self.list).rev() {
-            if long(b) {
-                *kept |= next_kept && candidate(b);
-                next_kept = *kept;
-            }
-        }
-    }
-
-    /// The article's title often sits just above its container (a page header's `<h1>`, a
-    /// `date-header` then an `entry-header`): the nearest heading among the few unpruned
-    /// blocks before the first kept one joins, if it is not a link list.
-    fn title_before(&self, keep: &mut [bool]) {
-        let Some(first) = keep.iter().position(|&k| k) else {
-            return;
-        };
-        let before = self.list[..first]
-            .iter()
-            .enumerate()
-            .rev()
-            .filter(|(_, b)| !b.bad && b.chars > 0)
-            .take(TITLE_LOOKBACK);
-        for (k, b) in before {
-            if b.heading {
-                if b.link_chars * 2 < b.chars {
-                    keep[k] = true;
-                }
-                break;
-            }
-        }
-    }
-
-    /// jusText-style context: short blocks are kept only between kept long blocks.
-    fn neighbourhood(&self, keep: &mut [bool]) {
-        let long: Vec<bool> = self.list.iter().map(|b| b.chars >= 80).collect();
-        let snapshot = keep.to_vec();
-        for k in 0..keep.len() {
-            if !snapshot[k] || long[k] {
-                continue;
-            }
-            let prev = (0..k)
-                .rev()
-                .find(|&j| !self.list[j].bad && self.list[j].chars > 0);
-            let next = (k + 1..keep.len()).find(|&j| !self.list[j].bad && self.list[j].chars > 0);
-            let good = |j: Option<usize>| j.is_some_and(|j| snapshot[j] && long[j]);
-            keep[k] = good(prev) || good(next);
-        }
+/// Build the [`BlockTable`] of `doc` under `auto`'s rules.
+pub fn block_table(doc: &Doc, auto: &Auto) -> BlockTable {
+    let page_type = crate::page_type::classify(doc, &crate::structured::Structured::read(doc));
+    let d = auto.decide(doc, page_type);
+    let rows = features(doc, &d);
+    let texts = d
+        .blocks
+        .list
+        .iter()
+        .map(|b| {
+            doc.segments[b.segs.clone()]
+                .iter()
+                .filter(|s| !s.hidden)
+                .map(|s| doc.seg_text(s))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    BlockTable {
+        kept: keep(doc, &d),
+        rows,
+        texts,
+        rules_kept: d.keep_block,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::auto_model::FEATURE_NAMES;
     use crate::extract::extract_text;
 
     const ARTICLE: &str = r#"<html><head><title>River plan | Daily</title></head><body>
@@ -1467,75 +922,43 @@ mod tests {
         );
     }
 
-    #[test]
-    fn role_lookup_agrees_with_has_word() {
-        for ident in [
-            "",
-            "nav",
-            "main-nav has-sidebar",
-            "js-social-images entry-content",
-            "category-social-media post",
-            "tag-share",
-            "entry-category-ads",
-            "commentlist",
-            "postcomments disqus_thread",
-            "commentary",
-            "article-body",
-            "story_body",
-            "no-ads widget",
-            "sidebar-left page",
-            "cat-news hentry",
-            "comment-respond",
-            "x-post-y",
-            "post-",
-            "-post",
-            "a--b__c",
-            "elementor-widget elementor-widget-text-editor",
-            "elementor-nav-menu",
-            "et_pb_widget e-con-full",
-            "wp-block-group banner",
-        ] {
-            assert_eq!(ident_bits(ident), bits_by_has_word(ident), "{ident:?}");
-        }
-    }
-
     use proptest::prelude::*;
 
-    proptest! {
-        #[test]
-        fn clause_marks_match_the_slow_twin(text in "[a-z ,.，、。日本\u{FF0B}\u{3003}]{0,40}") {
-            prop_assert_eq!(clause_marks(&text), clause_marks_slow(&text));
-        }
+    proptest! {}
 
-        #[test]
-        fn role_lookup_agrees_with_has_word_on_any_ident(
-            parts in prop::collection::vec(
-                prop_oneof![
-                    prop::sample::select(vec![
-                        "nav", "post", "entry", "has", "js", "no", "category", "tag", "cat",
-                        "elementor", "e", "et", "wp", "widget", "header",
-                        "comment", "comments", "commentary", "disqus", "content", "main",
-                        "side", "ad", "ads", "share", "article", "story", "body", "type",
-                        "caption", "wp-caption-text", "author", "date", "title", "h1",
-                        "post-title", "entry-meta", "photo", "is", "with", "format",
-                    ]).prop_map(str::to_owned),
-                    "[a-z]{0,6}",
-                    "[a-zé\u{a0}\u{b}\t]{0,6}",
-                ],
-                0..8,
-            ),
-            seps in prop::collection::vec(
-                prop::sample::select(vec![" ", "-", "_", "  ", "\t", "\u{b}", "\u{a0}", "\u{3000}"]),
-                8,
-            ),
-        ) {
-            let mut ident = String::new();
-            for (p, s) in parts.iter().zip(&seps) {
-                ident.push_str(p);
-                ident.push_str(s);
-            }
-            prop_assert_eq!(ident_bits(&ident), bits_by_has_word(&ident), "{:?}", ident);
-        }
+    #[test]
+    fn features_describe_the_blocks() {
+        let html = "<html><head><title>River plan approved</title></head><body><nav><a href=/>Home</a></nav><article><h1>River plan approved</h1><p>The council approved the river plan on Tuesday, after a long debate, and work starts soon.</p></article><div class=legal>© 2024 Daily</div><footer>Contact us</footer></body></html>";
+        let doc = Doc::parse(html);
+        let t = block_table(&doc, &Auto::default());
+        assert_eq!(t.rows.len(), t.texts.len());
+        let col = |name: &str| FEATURE_NAMES.iter().position(|n| *n == name).unwrap();
+        let h1 = t
+            .texts
+            .iter()
+            .position(|s| s == "River plan approved")
+            .unwrap();
+        assert_eq!(t.rows[h1][col("heading")], 1.0);
+        assert_eq!(t.rows[h1][col("title_overlap")], 1.0);
+        assert_eq!(t.rows[h1][col("anc_article")], 1.0);
+        let legal = t.texts.iter().position(|s| s.contains('©')).unwrap();
+        assert_eq!(t.rows[legal][col("copyright")], 1.0);
+        assert_eq!(t.rows[legal][col("pruned")], 0.0);
+        let foot = t.texts.iter().position(|s| s == "Contact us").unwrap();
+        assert_eq!(t.rows[foot][col("pruned")], 1.0);
+        let nav = t.texts.iter().position(|s| s == "Home").unwrap();
+        // Pruned blocks count no characters (their text is out whatever the model says).
+        assert_eq!(t.rows[nav][col("pruned")], 1.0);
+        assert_eq!(t.rows[nav][col("log_chars")], 0.0);
+        let p = t
+            .texts
+            .iter()
+            .position(|s| s.starts_with("The council"))
+            .unwrap();
+        assert_eq!(t.rows[p][col("rules_kept")], 1.0);
+        assert_eq!(t.rows[p][col("ends_punct")], 1.0);
+        assert!(t.kept[p] && !t.kept[nav] && !t.kept[foot]);
+        assert!(t.rules_kept[p] && !t.rules_kept[legal]);
     }
 
     #[test]

@@ -22,11 +22,11 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
-use super::auto::{
-    is_prose, words_known, Auto, Decision, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK,
-    W_CAPTION, W_META, W_TITLE,
-};
+use super::auto_blocks::{is_prose, Block, Decision};
 use super::auto_lang::{is_cjk, len_bit, Stopwords};
+use super::auto_words::{
+    words_known, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK, W_CAPTION, W_META, W_TITLE,
+};
 use crate::doc::Doc;
 use crate::tokenize::Tag;
 
@@ -208,41 +208,6 @@ const BOILER_PHRASES_INTL: &[&str] = &[
     "все права",
     "поделиться",
     "комментарии",
-];
-
-/// Role words in a block's own element's (or its parent's) `id`/`class`.
-pub(crate) const CAPTION_WORDS: &[&str] = &[
-    "caption",
-    "credit",
-    "credits",
-    "photo",
-    "image",
-    "img",
-    "figure",
-    "wp-caption-text",
-];
-pub(crate) const META_WORDS: &[&str] = &[
-    "date",
-    "time",
-    "byline",
-    "author",
-    "meta",
-    "posted",
-    "dateline",
-    "timestamp",
-    "published",
-    "info",
-    "postmetadata",
-    "entry-meta",
-    "post-meta",
-];
-pub(crate) const TITLE_WORDS: &[&str] = &[
-    "title",
-    "headline",
-    "heading",
-    "entry-title",
-    "post-title",
-    "h1",
 ];
 
 /// Ancestor-or-self flags per element, one bit each (computed top-down once per page).
@@ -826,7 +791,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         }
     }
     // Prose characters before and after each block.
-    let prose_of = |b: &super::auto::Block| {
+    let prose_of = |b: &Block| {
         if !b.bad && is_prose(b.chars, b.link_chars) {
             b.chars - b.link_chars
         } else {
@@ -1428,46 +1393,6 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
     keep
 }
 
-/// A page's blocks as `auto` sees them: features, text and the rules' verdict, for training
-/// and inspecting the model (`examples/auto_blocks.rs`).
-#[derive(Debug, Clone, Default)]
-pub struct BlockTable {
-    /// One row per block, columns as [`FEATURE_NAMES`].
-    pub rows: Vec<[f32; NF]>,
-    /// The block's visible text (pruned parts included), words joined by single spaces.
-    pub texts: Vec<String>,
-    /// What the rules (`auto-rules`) kept.
-    pub rules_kept: Vec<bool>,
-    /// What `auto` (the model, or the rules where there is none) kept.
-    pub kept: Vec<bool>,
-}
-
-/// Build the [`BlockTable`] of `doc` under `auto`'s rules.
-pub fn block_table(doc: &Doc, auto: &Auto) -> BlockTable {
-    let page_type = crate::page_type::classify(doc, &crate::structured::Structured::read(doc));
-    let d = auto.decide(doc, page_type);
-    let rows = features(doc, &d);
-    let texts = d
-        .blocks
-        .list
-        .iter()
-        .map(|b| {
-            doc.segments[b.segs.clone()]
-                .iter()
-                .filter(|s| !s.hidden)
-                .map(|s| doc.seg_text(s))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    BlockTable {
-        kept: keep(doc, &d),
-        rows,
-        texts,
-        rules_kept: d.keep_block,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1830,40 +1755,5 @@ mod tests {
             .contains("not a tree"));
         let out_of_range = cyclic.replace(r#""left": [1, 0]"#, r#""left": [9, 0]"#);
         assert!(Model::from_json(&out_of_range).is_err());
-    }
-
-    #[test]
-    fn features_describe_the_blocks() {
-        let html = "<html><head><title>River plan approved</title></head><body><nav><a href=/>Home</a></nav><article><h1>River plan approved</h1><p>The council approved the river plan on Tuesday, after a long debate, and work starts soon.</p></article><div class=legal>© 2024 Daily</div><footer>Contact us</footer></body></html>";
-        let doc = Doc::parse(html);
-        let t = block_table(&doc, &Auto::default());
-        assert_eq!(t.rows.len(), t.texts.len());
-        let col = |name: &str| FEATURE_NAMES.iter().position(|n| *n == name).unwrap();
-        let h1 = t
-            .texts
-            .iter()
-            .position(|s| s == "River plan approved")
-            .unwrap();
-        assert_eq!(t.rows[h1][col("heading")], 1.0);
-        assert_eq!(t.rows[h1][col("title_overlap")], 1.0);
-        assert_eq!(t.rows[h1][col("anc_article")], 1.0);
-        let legal = t.texts.iter().position(|s| s.contains('©')).unwrap();
-        assert_eq!(t.rows[legal][col("copyright")], 1.0);
-        assert_eq!(t.rows[legal][col("pruned")], 0.0);
-        let foot = t.texts.iter().position(|s| s == "Contact us").unwrap();
-        assert_eq!(t.rows[foot][col("pruned")], 1.0);
-        let nav = t.texts.iter().position(|s| s == "Home").unwrap();
-        // Pruned blocks count no characters (their text is out whatever the model says).
-        assert_eq!(t.rows[nav][col("pruned")], 1.0);
-        assert_eq!(t.rows[nav][col("log_chars")], 0.0);
-        let p = t
-            .texts
-            .iter()
-            .position(|s| s.starts_with("The council"))
-            .unwrap();
-        assert_eq!(t.rows[p][col("rules_kept")], 1.0);
-        assert_eq!(t.rows[p][col("ends_punct")], 1.0);
-        assert!(t.kept[p] && !t.kept[nav] && !t.kept[foot]);
-        assert!(t.rules_kept[p] && !t.rules_kept[legal]);
     }
 }

@@ -10,8 +10,10 @@
 
 pub mod accb_ccb;
 pub mod auto;
+pub mod auto_blocks;
 pub mod auto_lang;
 pub mod auto_model;
+pub mod auto_words;
 pub mod bte;
 pub mod cetr;
 pub mod cnr;

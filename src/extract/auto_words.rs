@@ -1,0 +1,484 @@
+//! The words `auto` reads in a page's `id`, `class` and `role` attributes: the role lists
+//! (content, strong and weak boilerplate, comment, article), the learned stage's caption,
+//! meta and title words, and one hash lookup ([`ident_bits`]) that answers all of them per
+//! class word. Shared by the rules ([`super::auto`]) and the learned model
+//! ([`super::auto_model`]), below both, so neither imports the other's internals.
+
+use crate::doc::Doc;
+
+/// Boilerplate words in `id`/`class`/`role` that prune an element whatever else it says (as
+/// a whole word, or as a `-`/`_` separated part of one).
+pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "menubar",
+    "footer",
+    "sidebar",
+    "cookie",
+    "cookies",
+    "consent",
+    "breadcrumb",
+    "breadcrumbs",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "recommended",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "login",
+    "pagination",
+    "pager",
+    "advert",
+    "advertisement",
+    "advertising",
+    "sponsor",
+    "sponsored",
+    "outbrain",
+    "taboola",
+    "tagcloud",
+    "copyright",
+    "disclaimer",
+    "contentinfo",
+    "complementary",
+    "searchform",
+    "masthead",
+    "toolbar",
+    "popup",
+    "modal",
+];
+
+/// Weaker boilerplate words: they prune only elements that declare no content word.
+pub(crate) const WEAK_BOILER_WORDS: &[&str] = &[
+    "side", "aside", "widget", "banner", "ad", "ads", "promo", "tags", "popular", "trending",
+    "skip", "print", "rss", "overlay", "search", "rightcol", "leftcol", "tools", "header",
+];
+
+const COMMENT_WORDS: &[&str] = &[
+    "comment",
+    "comments",
+    "disqus",
+    "respond",
+    "replies",
+    "reply",
+    "discussion",
+];
+
+/// A comments section: a comment word, or a class glued from one (`commentlist`,
+/// `postcomments`, `commentContent`; not `commentary`, which is an article genre). The twin
+/// of [`R_COMMENT`] in [`ident_bits`].
+#[cfg(test)]
+fn is_comment(ident: &str) -> bool {
+    has_word(ident, COMMENT_WORDS)
+        || words(ident).any(|w| {
+            (w.starts_with("comment") && !w.starts_with("commentary"))
+                || w.ends_with("comments")
+                || w.contains("disqus")
+        })
+}
+
+/// Words that mark the main content.
+pub(crate) const CONTENT_WORDS: &[&str] = &[
+    "article",
+    "articlebody",
+    "article-body",
+    "article-content",
+    "main",
+    "content",
+    "entry",
+    "entry-content",
+    "post",
+    "post-content",
+    "post-body",
+    "story",
+    "story-body",
+    "body",
+    "text",
+    "blog",
+    "hentry",
+    "news",
+    "page-content",
+    "main-content",
+    "maincontent",
+    "postbody",
+    "storycontent",
+    "itemprop-articlebody",
+    // A results page's results (`search-results`, `results-list`) are its content.
+    "results",
+];
+
+/// The whitespace-separated words of `text` (`str::split_whitespace`), split on bytes when
+/// the text is ASCII: the two agree there but for U+000B, which only the first splits on.
+pub(crate) fn words(text: &str) -> Words<'_> {
+    words_known(text, text.is_ascii())
+}
+
+/// [`words`] for a caller that knows whether `text` is ASCII.
+pub(crate) fn words_known(text: &str, ascii: bool) -> Words<'_> {
+    if ascii && !text.as_bytes().contains(&0x0b) {
+        Words::Ascii(text.split_ascii_whitespace())
+    } else {
+        Words::Unicode(text.split_whitespace())
+    }
+}
+
+/// [`words`]' iterator.
+pub(crate) enum Words<'a> {
+    Ascii(std::str::SplitAsciiWhitespace<'a>),
+    Unicode(std::str::SplitWhitespace<'a>),
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Words::Ascii(w) => w.next(),
+            Words::Unicode(w) => w.next(),
+        }
+    }
+
+    /// One choice of variant for the whole walk (`for_each`, `fold`, `sum` go through
+    /// here), not one per word.
+    fn fold<B, F: FnMut(B, &'a str) -> B>(self, init: B, f: F) -> B {
+        match self {
+            Words::Ascii(w) => w.fold(init, f),
+            Words::Unicode(w) => w.fold(init, f),
+        }
+    }
+}
+
+/// Does `ident` carry one of `list` as a word or as a `-`/`_`-separated part of a word?
+///
+/// Words that only describe or tag an element are not read as its role: state and hook
+/// prefixes (`has-sidebar`, `js-social-images`, `with-comments`, `no-ads`) and taxonomy
+/// values (`category-social-media`, `tag-share`, `entry-category-ads`, as WordPress and
+/// Typepad put on every post).
+///
+/// The definition, kept as the obvious twin of [`ident_bits`], which answers it for all
+/// lists at once.
+#[cfg(test)]
+pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
+    words(ident).any(|w| {
+        if list.contains(&w) {
+            return true;
+        }
+        let mut parts = w.split(['-', '_']).peekable();
+        if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
+            return false;
+        }
+        if std::ptr::eq(list, WEAK_BOILER_WORDS)
+            && parts.peek().is_some_and(|p| BUILDER_PREFIXES.contains(p))
+        {
+            return false;
+        }
+        while let Some(p) = parts.next() {
+            if parts.peek().is_some() && TAXONOMY_WORDS.contains(&p) {
+                return false;
+            }
+            if list.contains(&p) {
+                return true;
+            }
+        }
+        false
+    })
+}
+
+/// First parts of a class that make the rest a state or a script hook, not a role.
+const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
+
+/// First parts of the classes that page builders put on every block they lay out
+/// (Elementor's `elementor-widget-text-editor`, Divi's `et_pb_widget`, WPBakery's
+/// `vc_widget`, Beaver Builder's `fl-widget`, Gutenberg's `wp-block-*`): after them, a weak
+/// boilerplate word (`widget`, `header`, `banner`, `side`) names a layout slot, not a role,
+/// and does not prune. Strong words still do (`elementor-nav-menu` is a menu).
+const BUILDER_PREFIXES: &[&str] = &[
+    "elementor",
+    "e",
+    "et",
+    "vc",
+    "wpb",
+    "fl",
+    "wp",
+    "brxe",
+    "uagb",
+];
+
+/// Parts after which a class names a taxonomy value (a category, tag or author).
+const TAXONOMY_WORDS: &[&str] = &["category", "cat", "tag", "author", "format", "type"];
+
+/// The role words an element's `id`/`class`/`role` declare, one bit each ([`Decision::roles`]).
+pub(crate) const R_CONTENT: u8 = 1;
+pub(crate) const R_STRONG: u8 = 1 << 1;
+pub(crate) const R_WEAK: u8 = 1 << 2;
+pub(crate) const R_COMMENT: u8 = 1 << 3;
+/// `post`, `entry`, `hentry`, `article`, `story`, `articlebody`: a container of one article.
+pub(crate) const R_ARTICLE: u8 = 1 << 4;
+
+/// The lists behind the [`R_CONTENT`]… bits, in bit order.
+const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", "articlebody"];
+
+/// [`ident_bits`]' bits above the roles' byte: the word lists the learned stage reads of a
+/// block's own element (`auto_model`'s caption, meta and title words)…
+pub(crate) const W_CAPTION: u16 = 1 << 8;
+pub(crate) const W_META: u16 = 1 << 9;
+pub(crate) const W_TITLE: u16 = 1 << 10;
+/// …and, for the lookup only, the words `has_word` treats as exceptions.
+const W_MODIFIER: u16 = 1 << 11;
+const W_TAXONOMY: u16 = 1 << 12;
+const W_BUILDER: u16 = 1 << 13;
+/// The bits that are lists (roles, caption, meta, title).
+const LIST_BITS: u16 = (1 << 11) - 1;
+
+/// Every word of the lists [`ident_bits`] reads, with the bits of the lists holding it, in
+/// an open-addressing hash table: one probe (rarely two) per class word or part, where a
+/// binary search took about seven string comparisons.
+struct WordTable {
+    slots: Vec<(&'static str, u16)>,
+    mask: usize,
+}
+
+impl WordTable {
+    /// Home slot of a non-empty word, from its length and first, middle and last bytes.
+    fn home(&self, w: &[u8]) -> usize {
+        let n = w.len();
+        let key = (n as u32)
+            ^ (u32::from(w[0]) << 8)
+            ^ (u32::from(w[n / 2]) << 16)
+            ^ (u32::from(w[n - 1]) << 24);
+        (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & self.mask
+    }
+
+    fn get(&self, word: &[u8]) -> u16 {
+        if word.is_empty() {
+            return 0;
+        }
+        let mut i = self.home(word);
+        loop {
+            let (w, bits) = self.slots[i];
+            if w.is_empty() {
+                return 0;
+            }
+            if w.as_bytes() == word {
+                return bits;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
+fn word_table() -> &'static WordTable {
+    static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let lists: [(&[&'static str], u16); 11] = [
+            (CONTENT_WORDS, u16::from(R_CONTENT)),
+            (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
+            (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
+            (COMMENT_WORDS, u16::from(R_COMMENT)),
+            (ARTICLE_WORDS, u16::from(R_ARTICLE)),
+            (CAPTION_WORDS, W_CAPTION),
+            (META_WORDS, W_META),
+            (TITLE_WORDS, W_TITLE),
+            (MODIFIER_PREFIXES, W_MODIFIER),
+            (TAXONOMY_WORDS, W_TAXONOMY),
+            (BUILDER_PREFIXES, W_BUILDER),
+        ];
+        let n: usize = lists.iter().map(|(l, _)| l.len()).sum();
+        let size = (n * 4).next_power_of_two();
+        let mut t = WordTable {
+            slots: vec![("", 0); size],
+            mask: size - 1,
+        };
+        for (list, bit) in lists {
+            for &w in list {
+                let mut i = t.home(w.as_bytes());
+                while !t.slots[i].0.is_empty() && t.slots[i].0 != w {
+                    i = (i + 1) & t.mask;
+                }
+                t.slots[i].0 = w;
+                t.slots[i].1 |= bit;
+            }
+        }
+        t
+    })
+}
+
+/// Per element, the [`ident_bits`] of its own ident: the [`R_CONTENT`]… roles in the low
+/// byte (read by pruning and container scores as [`Decision::roles`]), the learned stage's
+/// caption, meta and title words above. Each word and part is looked up once per element
+/// and page. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
+/// [`bits_by_has_word`], is checked against it by a property test).
+pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
+    // Runs of elements often share one ident (list items, table cells): the last answer is
+    // kept.
+    let mut last: (&str, u16) = ("", 0);
+    doc.elements
+        .iter()
+        .map(|e| {
+            let ident = doc.ident(e);
+            if ident != last.0 {
+                last = (ident, ident_bits(ident));
+            }
+            last.1
+        })
+        .collect()
+}
+
+/// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
+/// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
+pub(crate) fn ident_bits(ident: &str) -> u16 {
+    words(ident).fold(0, |bits, w| bits | word_bits(w.as_bytes()))
+}
+
+/// [`ident_bits`] of one word (bytes of UTF-8: `-` and `_` never occur inside a character).
+fn word_bits(w: &[u8]) -> u16 {
+    let table = word_table();
+    let mut bits = table.get(w) & LIST_BITS;
+    if (w.starts_with(b"comment") && !w.starts_with(b"commentary"))
+        || w.ends_with(b"comments")
+        || w.windows(6).any(|x| x == b"disqus")
+    {
+        bits |= u16::from(R_COMMENT);
+    }
+    let mut parts = w.split(|&b| b == b'-' || b == b'_').peekable();
+    let first = parts.peek().map_or(0, |p| table.get(p));
+    if first & W_MODIFIER != 0 {
+        return bits;
+    }
+    let mask = if first & W_BUILDER != 0 {
+        LIST_BITS & !u16::from(R_WEAK)
+    } else {
+        LIST_BITS
+    };
+    while let Some(p) = parts.next() {
+        let b = table.get(p);
+        if parts.peek().is_some() && b & W_TAXONOMY != 0 {
+            break;
+        }
+        bits |= b & mask;
+    }
+    bits
+}
+
+/// [`ident_bits`]' obvious twin: one `has_word` scan per list.
+#[cfg(test)]
+fn bits_by_has_word(ident: &str) -> u16 {
+    let bit = |on: bool, b: u16| if on { b } else { 0 };
+    bit(has_word(ident, CONTENT_WORDS), u16::from(R_CONTENT))
+        | bit(has_word(ident, STRONG_BOILER_WORDS), u16::from(R_STRONG))
+        | bit(has_word(ident, WEAK_BOILER_WORDS), u16::from(R_WEAK))
+        | bit(is_comment(ident), u16::from(R_COMMENT))
+        | bit(has_word(ident, ARTICLE_WORDS), u16::from(R_ARTICLE))
+        | bit(has_word(ident, CAPTION_WORDS), W_CAPTION)
+        | bit(has_word(ident, META_WORDS), W_META)
+        | bit(has_word(ident, TITLE_WORDS), W_TITLE)
+}
+
+/// Role words in a block's own element's (or its parent's) `id`/`class`.
+pub(crate) const CAPTION_WORDS: &[&str] = &[
+    "caption",
+    "credit",
+    "credits",
+    "photo",
+    "image",
+    "img",
+    "figure",
+    "wp-caption-text",
+];
+pub(crate) const META_WORDS: &[&str] = &[
+    "date",
+    "time",
+    "byline",
+    "author",
+    "meta",
+    "posted",
+    "dateline",
+    "timestamp",
+    "published",
+    "info",
+    "postmetadata",
+    "entry-meta",
+    "post-meta",
+];
+pub(crate) const TITLE_WORDS: &[&str] = &[
+    "title",
+    "headline",
+    "heading",
+    "entry-title",
+    "post-title",
+    "h1",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_lookup_agrees_with_has_word() {
+        for ident in [
+            "",
+            "nav",
+            "main-nav has-sidebar",
+            "js-social-images entry-content",
+            "category-social-media post",
+            "tag-share",
+            "entry-category-ads",
+            "commentlist",
+            "postcomments disqus_thread",
+            "commentary",
+            "article-body",
+            "story_body",
+            "no-ads widget",
+            "sidebar-left page",
+            "cat-news hentry",
+            "comment-respond",
+            "x-post-y",
+            "post-",
+            "-post",
+            "a--b__c",
+            "elementor-widget elementor-widget-text-editor",
+            "elementor-nav-menu",
+            "et_pb_widget e-con-full",
+            "wp-block-group banner",
+        ] {
+            assert_eq!(ident_bits(ident), bits_by_has_word(ident), "{ident:?}");
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn role_lookup_agrees_with_has_word_on_any_ident(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(vec![
+                        "nav", "post", "entry", "has", "js", "no", "category", "tag", "cat",
+                        "elementor", "e", "et", "wp", "widget", "header",
+                        "comment", "comments", "commentary", "disqus", "content", "main",
+                        "side", "ad", "ads", "share", "article", "story", "body", "type",
+                        "caption", "wp-caption-text", "author", "date", "title", "h1",
+                        "post-title", "entry-meta", "photo", "is", "with", "format",
+                    ]).prop_map(str::to_owned),
+                    "[a-z]{0,6}",
+                    "[a-zé\u{a0}\u{b}\t]{0,6}",
+                ],
+                0..8,
+            ),
+            seps in prop::collection::vec(
+                prop::sample::select(vec![" ", "-", "_", "  ", "\t", "\u{b}", "\u{a0}", "\u{3000}"]),
+                8,
+            ),
+        ) {
+            let mut ident = String::new();
+            for (p, s) in parts.iter().zip(&seps) {
+                ident.push_str(p);
+                ident.push_str(s);
+            }
+            prop_assert_eq!(ident_bits(&ident), bits_by_has_word(&ident), "{:?}", ident);
+        }
+    }
+}
