@@ -182,7 +182,7 @@ pub struct PageArgs {
     pub charset: Option<String>,
     #[command(flatten)]
     pub method: MethodArgs,
-    /// Print the title, language and charset before the text.
+    /// Print the title, language, page type and charset before the text.
     #[arg(long)]
     pub meta: bool,
 }
