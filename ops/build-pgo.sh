@@ -6,7 +6,7 @@
 #   bash ops/build-pgo.sh [TRAINING.warc.gz ...]
 #
 # Training input defaults to samples/sample.warc.gz. A few hundred real pages train better:
-# any WARC of the crawl you will process does (the README's performance section trains on
+# any WARC of the crawl you will process does (docs/speed.md trains on
 # the cleaneval part of the devset and measures on pages outside it). The training runs use
 # the default method, JSONL + zstd output, one worker, like the benchmark.
 #

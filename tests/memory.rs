@@ -217,7 +217,7 @@ fn record_of_500_mb_default_limit() {
 
 /// With the record limit raised above a record's size, that record is extracted in memory:
 /// the 200 MiB budget holds only under the default limits (records above them are skipped
-/// unbuffered and reported). The README documents the cost of raising the limit, about six
+/// unbuffered and reported). docs/robustness.md documents the cost of raising the limit, about six
 /// times the largest extracted record (block, decoded text, parsed text, output line), and
 /// this test holds us to it. Measured 2,803 MiB for a 500 MB record (5.2×).
 #[test]
