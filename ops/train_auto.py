@@ -32,7 +32,7 @@ scikit-learn versions has not been checked):
 6. Unless --lopo-only, train on all packages and write src/extract/auto_model.json.
 
 The model never sees pages outside the devset packages given; nothing the README reports as
-held out is trained on (the README's held-out numbers are the leave-one-package-out and
+held out is trained on (the held-out numbers of README and docs/quality.md are the leave-one-package-out and
 K-fold ones, each page scored by a model trained without it).
 """
 import argparse
