@@ -165,6 +165,7 @@ fn uncount_card_links(doc: &Doc, card: &[bool], sums: &mut [crate::doc::Sums]) {
 fn prune(
     doc: &Doc,
     keep_comments: bool,
+    words_prune: bool,
     listing: bool,
     chars: &[u32],
     total: u32,
@@ -203,7 +204,8 @@ fn prune(
         // `product-grid-side`) holds many items and little prose: a weak word does not
         // prune an element holding a tenth of the page's text there.
         let weak_prunes = !(listing && chars[i] * 10 >= total);
-        let by_word = !big
+        let by_word = words_prune
+            && !big
             && !ident.is_empty()
             && ((!holds_prose
                 && (r & R_STRONG != 0 || (weak_prunes && r & R_WEAK != 0 && r & R_CONTENT == 0)))
@@ -247,17 +249,20 @@ impl Method for Auto {
     }
 
     fn select_page(&self, doc: &Doc, info: &super::PageInfo) -> Vec<bool> {
-        let d = self.decide(doc, info.page_type);
-        let keep_block = self.keep_blocks(doc, &d);
-        let mut keep = vec![false; doc.segments.len()];
-        for (k, b) in d.blocks.list.iter().enumerate() {
-            if keep_block[k] {
-                for s in b.segs.clone() {
-                    keep[s] = !d.blocks.seg_bad[s];
-                }
-            }
+        let keep = self.keep_segments(doc, &self.decide(doc, info.page_type));
+        if words_at_least(doc, &keep, NEAR_EMPTY_WORDS) {
+            return keep;
         }
-        keep
+        // Never empty by accident: when the page's declared words pruned everything that
+        // reads as prose (a Tailwind page whose every section says `banner` somewhere, a
+        // theme that calls its main column `sidebar-content`), decide again with only what
+        // the markup states outright pruning (tags, ARIA landmarks, hidden elements).
+        let rescue = self.keep_segments(doc, &self.decide_with(doc, info.page_type, false));
+        if count_words(doc, &rescue) > count_words(doc, &keep) {
+            rescue
+        } else {
+            keep
+        }
     }
 
     fn explain(&self, doc: &Doc) -> Option<Explanation> {
@@ -291,7 +296,32 @@ impl Method for Auto {
 }
 
 impl Auto {
+    /// The segments kept under decision `d`.
+    fn keep_segments(&self, doc: &Doc, d: &Decision) -> Vec<bool> {
+        let keep_block = self.keep_blocks(doc, d);
+        let mut keep = vec![false; doc.segments.len()];
+        for (k, b) in d.blocks.list.iter().enumerate() {
+            if keep_block[k] {
+                for s in b.segs.clone() {
+                    keep[s] = !d.blocks.seg_bad[s];
+                }
+            }
+        }
+        keep
+    }
+
     pub(crate) fn decide(&self, doc: &Doc, page_type: PageType) -> Decision {
+        self.decide_with(doc, page_type, true)
+    }
+
+    /// [`Auto::decide`]; `words_prune: false` lets only tags, landmarks and `hidden` prune,
+    /// not `id`/`class` words (the near-empty rescue in `select_page`).
+    pub(crate) fn decide_with(
+        &self,
+        doc: &Doc,
+        page_type: PageType,
+        words_prune: bool,
+    ) -> Decision {
         let n_el = doc.elements.len();
         let card = card_links(doc);
         let mut sums = doc.subtree_sums();
@@ -308,6 +338,7 @@ impl Auto {
         let bad = prune(
             doc,
             keep_comments,
+            words_prune,
             lists_items(page_type),
             &chars,
             total,
@@ -509,6 +540,31 @@ impl Auto {
         }
         keep_block
     }
+}
+
+/// Fewer words than this is a near-empty output, which `select_page` tries to rescue.
+const NEAR_EMPTY_WORDS: usize = 5;
+
+/// Whether the kept segments hold at least `n` words (stops counting there).
+fn words_at_least(doc: &Doc, keep: &[bool], n: usize) -> bool {
+    let mut seen = 0;
+    for (s, _) in doc.segments.iter().zip(keep).filter(|(_, &k)| k) {
+        seen += doc.seg_text(s).split_whitespace().take(n - seen).count();
+        if seen >= n {
+            return true;
+        }
+    }
+    false
+}
+
+/// Words in the kept segments.
+fn count_words(doc: &Doc, keep: &[bool]) -> usize {
+    doc.segments
+        .iter()
+        .zip(keep)
+        .filter(|(_, &k)| k)
+        .map(|(s, _)| doc.seg_text(s).split_whitespace().count())
+        .sum()
 }
 
 /// Page types whose content is a run of like items (posts, answers, listed items), so the

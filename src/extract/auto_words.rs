@@ -73,7 +73,7 @@ const COMMENT_WORDS: &[&str] = &[
 #[cfg(test)]
 fn is_comment(ident: &str) -> bool {
     has_word(ident, COMMENT_WORDS)
-        || words(ident).any(|w| {
+        || words(ident).filter(|w| !is_utility(w)).any(|w| {
             (w.starts_with("comment") && !w.starts_with("commentary"))
                 || w.ends_with("comments")
                 || w.contains("disqus")
@@ -162,7 +162,7 @@ impl<'a> Iterator for Words<'a> {
 /// lists at once.
 #[cfg(test)]
 pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
-    words(ident).any(|w| {
+    words(ident).filter(|w| !is_utility(w)).any(|w| {
         if list.contains(&w) {
             return true;
         }
@@ -330,7 +330,18 @@ pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
 /// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
 /// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
 pub(crate) fn ident_bits(ident: &str) -> u16 {
-    words(ident).fold(0, |bits, w| bits | word_bits(w.as_bytes()))
+    words(ident)
+        .filter(|w| !is_utility(w))
+        .fold(0, |bits, w| bits | word_bits(w.as_bytes()))
+}
+
+/// A utility class of Tailwind or UnoCSS with a variant or an arbitrary value
+/// (`lg:first:has-[>[data-slot=banner]]:pt-0`, `hover:bg-gray-100`, `w-[calc(100%-2rem)]`),
+/// or a generated id (React's `:r1:`): it says how an element looks, not what it is, so its
+/// parts are not role words. A page built this way wraps every section in such classes, and
+/// reading `banner` out of one pruned all of vercel.com.
+fn is_utility(w: &str) -> bool {
+    w.bytes().any(|c| c == b':' || c == b'[')
 }
 
 /// [`ident_bits`] of one word (bytes of UTF-8: `-` and `_` never occur inside a character).
@@ -443,6 +454,8 @@ mod tests {
             "elementor-nav-menu",
             "et_pb_widget e-con-full",
             "wp-block-group banner",
+            "stack lg:first:has-[&gt;[data-slot=banner]]:pt-0 post",
+            "hover:nav-link comment-body",
         ] {
             assert_eq!(ident_bits(ident), bits_by_has_word(ident), "{ident:?}");
         }
@@ -462,6 +475,7 @@ mod tests {
                         "side", "ad", "ads", "share", "article", "story", "body", "type",
                         "caption", "wp-caption-text", "author", "date", "title", "h1",
                         "post-title", "entry-meta", "photo", "is", "with", "format",
+                        "lg:banner", "has-[>[data-slot=nav]]:pt-0", ":r1:",
                     ]).prop_map(str::to_owned),
                     "[a-z]{0,6}",
                     "[a-zé\u{a0}\u{b}\t]{0,6}",
