@@ -156,6 +156,17 @@ fn uncount_card_links(doc: &Doc, card: &[bool], sums: &mut [crate::doc::Sums]) {
     }
 }
 
+/// What may prune in [`prune`].
+#[derive(Clone, Copy)]
+struct PruneBy {
+    /// Comment sections stay (`--comments`, forum pages).
+    keep_comments: bool,
+    /// Boilerplate role words in `id`/`class` prune (off in the near-empty rescue).
+    role_words: bool,
+    /// A listing or collection page (see below).
+    listing: bool,
+}
+
 /// Per-element boilerplate flag, inherited top-down.
 ///
 /// On listing and collection pages a weak word prunes only elements holding under a tenth of
@@ -164,9 +175,7 @@ fn uncount_card_links(doc: &Doc, card: &[bool], sums: &mut [crate::doc::Sums]) {
 /// or `<aside class="blogPost">` around the article is a layout accident, not a sidebar.
 fn prune(
     doc: &Doc,
-    keep_comments: bool,
-    words_prune: bool,
-    listing: bool,
+    by: PruneBy,
     chars: &[u32],
     total: u32,
     prose: &[u32],
@@ -203,13 +212,13 @@ fn prune(
         // On a listing or collection the results wrapper (`search-page-wrapper`,
         // `product-grid-side`) holds many items and little prose: a weak word does not
         // prune an element holding a tenth of the page's text there.
-        let weak_prunes = !(listing && chars[i] * 10 >= total);
-        let by_word = words_prune
-            && !big
+        let weak_prunes = !(by.listing && chars[i] * 10 >= total);
+        let by_word = !big
             && !ident.is_empty()
-            && ((!holds_prose
+            && ((by.role_words
+                && !holds_prose
                 && (r & R_STRONG != 0 || (weak_prunes && r & R_WEAK != 0 && r & R_CONTENT == 0)))
-                || (!keep_comments && r & R_COMMENT != 0));
+                || (!by.keep_comments && r & R_COMMENT != 0));
         bad[i] = by_tag || by_word || e.hidden;
     }
     bad
@@ -256,7 +265,8 @@ impl Method for Auto {
         // Never empty by accident: when the page's declared words pruned everything that
         // reads as prose (a Tailwind page whose every section says `banner` somewhere, a
         // theme that calls its main column `sidebar-content`), decide again with only what
-        // the markup states outright pruning (tags, ARIA landmarks, hidden elements).
+        // the markup states outright pruning (tags, ARIA landmarks, hidden elements) and
+        // comment sections (left out by choice, not by accident).
         let rescue = self.keep_segments(doc, &self.decide_with(doc, info.page_type, false));
         if count_words(doc, &rescue) > count_words(doc, &keep) {
             rescue
@@ -335,16 +345,12 @@ impl Auto {
         let roles: Vec<u8> = ident_bits.iter().map(|&bits| (bits & 0xff) as u8).collect();
         // On a forum or Q&A page the replies are the content: comment words do not prune.
         let keep_comments = self.keep_comments || page_type == PageType::Forum;
-        let bad = prune(
-            doc,
+        let by = PruneBy {
             keep_comments,
-            words_prune,
-            lists_items(page_type),
-            &chars,
-            total,
-            &prose,
-            &roles,
-        );
+            role_words: words_prune,
+            listing: lists_items(page_type),
+        };
+        let bad = prune(doc, by, &chars, total, &prose, &roles);
 
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, &card, self.keep_tables);
@@ -1015,6 +1021,24 @@ mod tests {
         assert_eq!(t.rows[p][col("ends_punct")], 1.0);
         assert!(t.kept[p] && !t.kept[nav] && !t.kept[foot]);
         assert!(t.rules_kept[p] && !t.rules_kept[legal]);
+    }
+
+    #[test]
+    fn a_page_is_never_empty_by_accident() {
+        // Two equal halves of prose, each in a `widget`: the weak word prunes both (neither
+        // holds most of the prose), and the rescue keeps them; comments stay out. A Tailwind
+        // variant that mentions `banner` is no role word at all.
+        let p = "The committee met on Tuesday to review the plan for the new library, and it agreed, after a long and careful debate, to fund the first stage of the work.";
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a></nav><div class=\"widget\"><p>{p}</p></div>\
+             <div class=\"widget\"><p>{p}</p></div>\
+             <div class=\"comments\"><p>A reader wrote in to say that the plan, in her view, comes far too late for the town and its many readers.</p></div></body></html>"
+        );
+        let out = extract_text(&html, &Auto::default()).text;
+        assert!(out.contains("committee met"), "{out}");
+        assert!(!out.contains("A reader wrote"), "{out}");
+        assert!(!out.contains("Home"), "{out}");
+        assert_eq!(ident_bits("lg:first:has-[&gt;[data-slot=banner]]:pt-0"), 0);
     }
 
     #[test]
