@@ -423,6 +423,11 @@ impl Auto {
             if lifts(page_type) {
                 lift_to_repeats(doc, top, &sums, &bad, &mut in_region);
             }
+            if page_type == PageType::Product {
+                if let Some(scope) = product_scope(doc, top, &chars, &bad) {
+                    in_region[scope] = true;
+                }
+            }
         }
         // On a listing or a collection the items are the content, link titles and all.
         let mut in_item = vec![false; n_el];
@@ -546,6 +551,27 @@ impl Auto {
         }
         keep_block
     }
+}
+
+/// A product page's own part: the element that declares the product in microdata
+/// (`itemtype="https://schema.org/Product"`) around the best container, so the price, the
+/// options, the specifications and the reviews' summary beside or under the description
+/// join it. Not when that element is most of the page.
+fn product_scope(doc: &Doc, top: usize, chars: &[u32], bad: &[bool]) -> Option<usize> {
+    let mut e = doc.elements[top].parent as usize;
+    while e != 0 {
+        let ident = doc.ident(&doc.elements[e]);
+        if ident.len() >= 18
+            && ident
+                .as_bytes()
+                .windows(18)
+                .any(|w| w.eq_ignore_ascii_case(b"schema.org/product"))
+        {
+            return (!bad[e] && chars[e] * 10 <= chars[0] * 7).then_some(e);
+        }
+        e = doc.elements[e].parent as usize;
+    }
+    None
 }
 
 /// Fewer words than this is a near-empty output, which `select_page` tries to rescue.
