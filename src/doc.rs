@@ -605,6 +605,9 @@ impl<'a> Builder<'a> {
                 hidden |= style_hides(value, &mut self.style);
             }
         }
+        if hidden && self.doc.idents.len() > start {
+            hidden = !folded_panel(self.doc.idents.get(start..).unwrap_or(""));
+        }
         (start as u32..self.doc.idents.len() as u32, hidden, href)
     }
 
@@ -799,6 +802,30 @@ impl<'a> Builder<'a> {
 }
 
 /// FNV-1a over the ASCII-lower-cased name of an unknown element.
+/// A hidden tab panel (`role="tabpanel"`, `tab-pane`, `tab-content`): the page's own text,
+/// one click away, that every reader of the HTML receives (a product's specifications tab,
+/// a quickstart's code in the other languages). It counts as visible. Tabs of a menu or a
+/// dialog stay hidden. (Folded accordions are not read as visible yet: on listing pages
+/// they are mostly filter facets and buying guides that outweigh the grid of items.)
+fn folded_panel(ident: &str) -> bool {
+    const PANEL: &[&str] = &[
+        "tabpanel",
+        "tab-pane",
+        "tab-panel",
+        "tab-content",
+        "tabcontent",
+        "tabs-content",
+    ];
+    let mut panel = false;
+    for w in ident.split_ascii_whitespace() {
+        if w.contains("nav") || w.contains("menu") || w.contains("modal") {
+            return false;
+        }
+        panel |= PANEL.iter().any(|p| w.contains(p));
+    }
+    panel
+}
+
 /// A page that hides almost all of its text behind one hidden wrapper (`<div hidden>` until
 /// a Next.js app hydrates, a shop's "lockdown" or anti-flicker `display:none` that a script
 /// lifts) shows that text to every reader with scripting, which is nearly every reader: the
@@ -1335,6 +1362,17 @@ mod tests {
         let doc = Doc::parse("<div id=Main class='post Entry' role=article data-x=1><span aria-hidden=true>x</span></div>");
         assert_eq!(doc.ident(&doc.elements[1]), "main post entry article");
         assert!(doc.elements[2].hidden && doc.segments[0].hidden);
+    }
+
+    #[test]
+    fn hidden_tab_panels_are_visible_hidden_menus_are_not() {
+        let doc = Doc::parse(
+            "<div role=tabpanel hidden>Specifications</div>\
+             <div class='tab-pane fade' style='display:none'>Reviews</div>\
+             <div class='navbar-collapse tab-content' hidden>Menu</div><div hidden>Modal</div>",
+        );
+        let hidden: Vec<bool> = doc.segments.iter().map(|s| s.hidden).collect();
+        assert_eq!(hidden, [false, false, true, true]);
     }
 
     #[test]
