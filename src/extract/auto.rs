@@ -219,7 +219,11 @@ fn prune(
                 && !holds_prose
                 && (r & R_STRONG != 0 || (weak_prunes && r & R_WEAK != 0 && r & R_CONTENT == 0)))
                 || (!by.keep_comments && r & R_COMMENT != 0));
-        bad[i] = by_tag || by_word || e.hidden;
+        // A consent manager goes whatever its size (its purpose texts can be most of the
+        // page); a wrapper that only names one (`cookies-accepted` on the whole page) is
+        // undone by the near-empty rescue, which reads no role words.
+        let consent = by.role_words && !ident.is_empty() && r & R_CONSENT != 0;
+        bad[i] = by_tag || by_word || consent || e.hidden;
     }
     bad
 }
@@ -1047,6 +1051,20 @@ mod tests {
         assert_eq!(t.rows[p][col("ends_punct")], 1.0);
         assert!(t.kept[p] && !t.kept[nav] && !t.kept[foot]);
         assert!(t.rules_kept[p] && !t.rules_kept[legal]);
+    }
+
+    #[test]
+    fn a_consent_manager_goes_whatever_its_size() {
+        let purpose = "<p>Store and access information on a device, such as cookies and device identifiers, for the purposes described below, and measure how the content performs.</p>";
+        let html = format!(
+            "<html><body><main><h1>Dinner recipes</h1><p>{}</p></main>\
+             <div id=\"onetrust-consent-sdk\"><div class=\"ot-sdk-container\">{}</div></div></body></html>",
+            "Quick dinners for busy weeks, from sheet pan chicken to a one-pot pasta, each ready in half an hour and loved by the whole family.",
+            purpose.repeat(6)
+        );
+        let out = extract_text(&html, &Auto::default()).text;
+        assert!(out.contains("sheet pan chicken"), "{out}");
+        assert!(!out.contains("device identifiers"), "{out}");
     }
 
     #[test]

@@ -220,6 +220,24 @@ pub(crate) const R_ARTICLE: u8 = 1 << 4;
 
 /// The lists behind the [`R_CONTENT`]… bits, in bit order.
 const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", "articlebody"];
+/// A cookie notice or consent manager (`onetrust-consent-sdk`, `cmplz-cookiebanner`,
+/// `usercentrics-root`, `truste_box_overlay`): it prunes whatever its size, since a consent
+/// manager's purpose texts can outweigh the page it covers.
+pub(crate) const R_CONSENT: u8 = 1 << 5;
+const CONSENT_WORDS: &[&str] = &[
+    "cookie",
+    "cookies",
+    "consent",
+    "onetrust",
+    "optanon",
+    "cookiebot",
+    "cybotcookiebotdialog",
+    "usercentrics",
+    "truste",
+    "cmplz",
+    "didomi",
+    "gdpr",
+];
 
 /// [`ident_bits`]' bits above the roles' byte: the word lists the learned stage reads of a
 /// block's own element (`auto_model`'s caption, meta and title words)…
@@ -273,12 +291,13 @@ impl WordTable {
 fn word_table() -> &'static WordTable {
     static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(&[&'static str], u16); 11] = [
+        let lists: [(&[&'static str], u16); 12] = [
             (CONTENT_WORDS, u16::from(R_CONTENT)),
             (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
             (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
             (COMMENT_WORDS, u16::from(R_COMMENT)),
             (ARTICLE_WORDS, u16::from(R_ARTICLE)),
+            (CONSENT_WORDS, u16::from(R_CONSENT)),
             (CAPTION_WORDS, W_CAPTION),
             (META_WORDS, W_META),
             (TITLE_WORDS, W_TITLE),
@@ -383,6 +402,7 @@ fn bits_by_has_word(ident: &str) -> u16 {
         | bit(has_word(ident, WEAK_BOILER_WORDS), u16::from(R_WEAK))
         | bit(is_comment(ident), u16::from(R_COMMENT))
         | bit(has_word(ident, ARTICLE_WORDS), u16::from(R_ARTICLE))
+        | bit(has_word(ident, CONSENT_WORDS), u16::from(R_CONSENT))
         | bit(has_word(ident, CAPTION_WORDS), W_CAPTION)
         | bit(has_word(ident, META_WORDS), W_META)
         | bit(has_word(ident, TITLE_WORDS), W_TITLE)
@@ -475,6 +495,7 @@ mod tests {
                         "side", "ad", "ads", "share", "article", "story", "body", "type",
                         "caption", "wp-caption-text", "author", "date", "title", "h1",
                         "post-title", "entry-meta", "photo", "is", "with", "format",
+                        "onetrust", "consent", "gdpr", "cookie",
                         "lg:banner", "has-[>[data-slot=nav]]:pt-0", ":r1:",
                     ]).prop_map(str::to_owned),
                     "[a-z]{0,6}",
