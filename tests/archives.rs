@@ -12,7 +12,10 @@ use support::*;
 
 /// Run `extract -a none` on `inputs` into `out`: (success, stderr).
 fn extract(inputs: &[&Path], out: &Path, extra: &[&str]) -> (bool, String) {
-    let mut args: Vec<&str> = vec!["extract", "-q", "-a", "none", "--compress", "none"];
+    let mut args: Vec<&str> = vec!["extract", "-q", "--compress", "none"];
+    if !extra.contains(&"-a") {
+        args.extend(["-a", "none"]);
+    }
     args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
     args.extend(["-o", out.to_str().unwrap()]);
     args.extend(extra);
@@ -111,8 +114,12 @@ fn response(id: &str, url: &str, version: &str, extra: &[(&str, &str)]) -> Vec<u
     warc_record(version, &fields, http.as_bytes())
 }
 
+/// The pages of a JSONL output folder (`read_jsonl` also reads `errors.jsonl`).
 fn pages(out: &Path) -> Vec<Value> {
     read_jsonl(out)
+        .into_iter()
+        .filter(|v| v.get("url").is_some())
+        .collect()
 }
 
 #[test]
@@ -215,10 +222,12 @@ fn lz4_per_record_frames() {
 #[test]
 fn a_truncated_last_member_keeps_what_is_there() {
     let dir = tempdir();
-    let long_page = format!(
-        "<html><body><p>{}</p></body></html>",
-        "word ".repeat(20_000)
-    );
+    // Large enough for several zstd blocks (128 KiB each), so that a cut frame still has
+    // whole blocks to hand out.
+    let words: String = (0..40_000)
+        .map(|i| format!("w{} ", i * 7919 % 100_003))
+        .collect();
+    let long_page = format!("<html><body><p>{words}</p></body></html>");
     let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{long_page}");
     let last = warc_record(
         "WARC/1.0",
@@ -246,10 +255,10 @@ fn a_truncated_last_member_keeps_what_is_there() {
         let (ok, err) = extract(&[&path], &out, &[]);
         assert!(ok, "{kind}: {err}");
         let got = pages(&out);
-        assert_eq!(got.len(), 2, "{kind}");
+        let errors = std::fs::read_to_string(out.join("errors.jsonl")).unwrap();
+        assert_eq!(got.len(), 2, "{kind}: {got:?} {errors}");
         assert_eq!(got[1]["truncated"], true, "{kind}");
         assert_eq!(got[0]["truncated"], false, "{kind}");
-        let errors = std::fs::read_to_string(out.join("errors.jsonl")).unwrap();
         assert!(
             errors.contains("\"kind\":\"repair\"") && errors.contains("marked truncated"),
             "{kind}: {errors}"
@@ -301,7 +310,9 @@ fn inputs_without_a_record_fail_and_are_retried_on_resume() {
 #[test]
 fn repairs_are_logged_alike_and_keep_the_exit_status() {
     let dir = tempdir();
-    // One record without its closing CRLF CRLF, one with a Content-Length one byte too long.
+    // One record without its closing CRLF CRLF, one with a Content-Length that swallows the
+    // start of the next record. (One byte too many only takes a byte of the blank line: that
+    // is read as a missing blank line.)
     let mut a = response("<urn:uuid:a>", "http://a.example/", "WARC/1.0", &[]);
     a.truncate(a.len() - 4);
     a.extend(b"\n\n");
@@ -317,7 +328,7 @@ fn repairs_are_logged_alike_and_keep_the_exit_status() {
     let n: usize = len.parse().unwrap();
     let b = b.replacen(
         &format!("Content-Length: {n}"),
-        &format!("Content-Length: {}", n + 1),
+        &format!("Content-Length: {}", n + 10),
         1,
     );
     let c = response("<urn:uuid:c>", "http://c.example/", "WARC/1.0", &[]);
@@ -491,7 +502,7 @@ fn records_by_index_entry_over_http_range_and_seek() {
             out.to_str().unwrap(),
         ]);
         assert!(ok, "{prefix}: {err}");
-        read_jsonl(out)
+        pages(out)
     };
     let by_url = run(&format!("http://{addr}/"), &dir.path().join("out-http"));
     assert_eq!(
@@ -531,4 +542,54 @@ fn records_by_index_entry_over_http_range_and_seek() {
     ]);
     assert!(ok, "{err}");
     assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), before);
+}
+
+#[test]
+fn several_inputs_read_at_once_write_the_same_bytes() {
+    let dir = tempdir();
+    let mut inputs = Vec::new();
+    for name in ["a", "b", "c"] {
+        let p = dir.path().join(format!("{name}.warc.gz"));
+        std::fs::copy(sample(), &p).unwrap();
+        inputs.push(p);
+    }
+    // A failed input among them keeps its place in the summary.
+    let bad = dir.path().join("d.warc");
+    std::fs::write(&bad, b"not an archive\n").unwrap();
+    inputs.push(bad);
+    let refs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+    let shards = |out: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .filter(|p| !p.ends_with("errors.jsonl"))
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let one = dir.path().join("one");
+    let (ok, err) = extract(&refs, &one, &["-a", "plain", "-t", "2", "--readers", "1"]);
+    assert!(!ok, "{err}");
+    let three = dir.path().join("three");
+    let (ok, err) = extract(&refs, &three, &["-a", "plain", "-t", "2", "--readers", "3"]);
+    assert!(!ok, "{err}");
+    assert_eq!(shards(&one).len(), 3);
+    assert_eq!(shards(&one), shards(&three));
+    let (a, b) = (stats(&one), stats(&three));
+    for key in [
+        "records_read",
+        "extracted",
+        "records_by_type",
+        "inputs",
+        "inputs_failed",
+    ] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
 }
