@@ -537,6 +537,7 @@ pub fn run(cfg: &Config) -> Result<RunReport, PipelineError> {
         stats_file: out.join(summary_name("stats", cfg.task, "json")),
         errors_file: out.join(summary_name("errors", cfg.task, "jsonl")),
     };
+    let started = Instant::now();
     // Inputs read at once, and the workers of each.
     let readers = if methods.main.stateful() {
         1
@@ -591,6 +592,8 @@ pub fn run(cfg: &Config) -> Result<RunReport, PipelineError> {
     };
     // Per input of the run: its counts once done (now or before), in input order.
     let mut done: Vec<Option<Stats>> = Vec::with_capacity(cfg.inputs.len());
+    // Processing time of the inputs done now, summed.
+    let mut now_wall = 0.0;
     for outcome in outcomes {
         match outcome {
             Some(ItemOutcome::Resumed(stats)) => {
@@ -599,6 +602,7 @@ pub fn run(cfg: &Config) -> Result<RunReport, PipelineError> {
             }
             Some(ItemOutcome::Done(stats)) => {
                 report.done_now += 1;
+                now_wall += stats.wall_seconds;
                 done.push(Some(stats));
             }
             Some(ItemOutcome::Failed(failure)) => {
@@ -613,7 +617,9 @@ pub fn run(cfg: &Config) -> Result<RunReport, PipelineError> {
         }
     }
     progress.finish();
-    write_summary(cfg, &done, &mut report)?;
+    // Inputs read at once overlap: this run took its elapsed time, not the sum.
+    let wall_now = (readers > 1).then(|| (now_wall, started.elapsed().as_secs_f64()));
+    write_summary(cfg, &done, wall_now, &mut report)?;
     Ok(report)
 }
 
@@ -758,9 +764,12 @@ fn remove_partial_output(cfg: &Config, stem: &str) {
 
 /// Write the run's summary: the counts of all its done inputs (read back from the markers of
 /// those done before) and the concatenation of their errors files, in input order.
+/// `wall_now`: with several inputs read at once, (their summed processing time, the run's
+/// elapsed time), so that the run's time is the elapsed one (plus earlier runs' time).
 fn write_summary(
     cfg: &Config,
     done: &[Option<Stats>],
+    wall_now: Option<(f64, f64)>,
     report: &mut RunReport,
 ) -> Result<(), PipelineError> {
     let mut total = Stats::default();
@@ -782,7 +791,10 @@ fn write_summary(
     }
     total.inputs_failed = report.failed.len() as u64;
     total.inputs_resumed = report.resumed as u64;
-    let wall = total.wall_seconds;
+    let wall = match wall_now {
+        Some((summed, elapsed)) => (total.wall_seconds - summed).max(0.0) + elapsed,
+        None => total.wall_seconds,
+    };
     total.finish(wall);
     resume::write_atomic(&report.errors_file, &errors)
         .map_err(|e| PipelineError::write(&report.errors_file, e))?;
