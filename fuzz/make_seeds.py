@@ -83,6 +83,18 @@ def main():
         s, e = ranges[i][0], ranges[min(i + 2, len(ranges) - 1)][1]
         write("warc_reader", b"\x00\x00\x00" + gz[s:e])          # real gzip members
     write("warc_reader", b"\x00\x00\x00" + raw[:4096])
+    # ARC files (v1 and v2 header lines, a URL with a space, a negative length), plain and
+    # one gzip member per record.
+    page = b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<p>arc</p>"
+    desc = b"1 0 InternetArchive\nURL IP-address Archive-date Content-type Archive-length\n"
+    arc = (b"filedesc://x.arc 0.0.0.0 19961004000000 text/plain %d\n" % len(desc) + desc + b"\n"
+           + b"http://a.com/x y 1.2.3.4 1996100400010299 text/html %d\n" % len(page) + page + b"\n"
+           + b"http://a.com/n 1.2.3.4 19961004000104 text/html -1\n" + page + b"\n"
+           + b"http://a.com/v2 1.2.3.4 20080101000000 text/html 200 CKSUM - 0 x.arc %d\n"
+           % len(page) + page + b"\n")
+    write("warc_reader", b"\x00\x00\x00" + arc)
+    write("warc_reader", b"\x01\x00\x00" + arc)
+    write("warc_reader", b"\x82\x00\x30" + arc)
 
     for rec in recs:
         fields, block = parse_record(rec)

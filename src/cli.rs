@@ -77,15 +77,22 @@ an input could not be read (the others are still done) or the output could not b
 pub struct ExtractArgs {
     /// WARC inputs: paths (.warc, .warc.gz, .warc.zst; compression detected from the bytes),
     /// `-` for stdin, or http(s):// URLs (streamed, no temporary file).
-    #[arg(required_unless_present = "manifest")]
+    #[arg(required_unless_present_any = ["manifest", "records"])]
     pub inputs: Vec<String>,
     /// A file listing inputs, one per line, plain or gzip (like Common Crawl's warc.paths.gz);
     /// blank lines and `#` comments are ignored, relative lines resolved against --prefix.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
-    /// Directory or http(s):// base URL for the manifest's relative lines (for Common Crawl:
-    /// `https://data.commoncrawl.org/`).
-    #[arg(long, value_name = "DIR|URL", requires = "manifest")]
+    /// Records to extract, by index entry: a CSV or TSV file whose header line names the
+    /// columns warc_filename, warc_record_offset and warc_record_length (as Common Crawl's
+    /// columnar index and CDX API give them). Each record is fetched with one HTTP Range
+    /// request, or a seek for a local file; relative file names are resolved against
+    /// --prefix. Each WARC file is one input (its own shards, marker and errors).
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<PathBuf>,
+    /// Directory or http(s):// base URL for the relative lines of --manifest and --records
+    /// (for Common Crawl: `https://data.commoncrawl.org/`).
+    #[arg(long, value_name = "DIR|URL")]
     pub prefix: Option<String>,
     /// This task's index I in a job array, from 0: it takes inputs I, I+N, I+2N, ...
     /// [default: from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX]
@@ -145,6 +152,12 @@ pub struct ExtractArgs {
     /// Worker threads (default: available cores).
     #[arg(short = 't', long)]
     pub threads: Option<usize>,
+    /// Inputs read at once, sharing the worker threads; each keeps its own shards, marker
+    /// and errors, byte-identical to a run that reads one at a time [default: one per 5
+    /// threads (a reader feeds about five workers of the default method), at most the
+    /// number of inputs]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub readers: Option<u64>,
     /// Records larger than this (bytes) are skipped and counted, never buffered.
     #[arg(long, default_value_t = 16 * 1024 * 1024)]
     pub max_record_bytes: u64,
@@ -231,10 +244,33 @@ impl ExtractArgs {
             .iter()
             .map(|s| InputItem::positional(InputSpec::parse(s)))
             .collect();
+        let prefix = self.prefix.as_deref().map(manifest::Prefix::parse);
+        if prefix.is_some() && self.manifest.is_none() && self.records.is_none() {
+            return Err("--prefix resolves the lines of --manifest or --records; give one".into());
+        }
         if let Some(path) = &self.manifest {
-            let prefix = self.prefix.as_deref().map(manifest::Prefix::parse);
             let entries = manifest::load(path, prefix.as_ref())?;
             inputs.extend(entries.into_iter().map(InputItem::from_manifest));
+        }
+        if let Some(path) = &self.records {
+            for group in crate::records::load(path)? {
+                let source =
+                    manifest::resolve(&group.filename, prefix.as_ref()).map_err(|why| {
+                        format!(
+                            "the records file {}: the warc_filename {:?} {why}",
+                            path.display(),
+                            group.filename
+                        )
+                    })?;
+                inputs.push(InputItem {
+                    stem: manifest::stem(&group.filename),
+                    spec: InputSpec::Records {
+                        source: Box::new(source),
+                        ranges: group.ranges,
+                    },
+                    manifest_line: Some(group.filename),
+                });
+            }
         }
         // Checked over the whole list, so that every task of an array refuses alike.
         pipeline::check_unique_stems(&inputs).map_err(|e| e.to_string())?;
@@ -245,6 +281,7 @@ impl ExtractArgs {
         }
         let backoff = Duration::from_millis(self.http_backoff_ms);
         Ok(Config {
+            readers: self.readers.and_then(|n| usize::try_from(n).ok()),
             inputs,
             out_dir: self.out.clone(),
             shard: ShardOptions {
@@ -337,8 +374,8 @@ impl ExtractArgs {
 impl MergeStatsArgs {
     /// `warcsift merge-stats`.
     pub fn run(&self) -> Result<(), String> {
-        let merged = crate::stats::merge_folder(&self.out, self.manifest.as_deref())?;
-        let path = self.out.join(crate::stats::MERGED_STATS);
+        let merged = crate::merge::merge_folder(&self.out, self.manifest.as_deref())?;
+        let path = self.out.join(crate::merge::MERGED_STATS);
         let body = serde_json::to_vec_pretty(&merged).map_err(|e| e.to_string())?;
         crate::resume::write_atomic(&path, &body)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

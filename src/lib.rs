@@ -14,6 +14,7 @@
 //! [`stats`] counts what happened, [`eval`] scores methods against gold text, and [`cli`] turns
 //! command-line flags into a resolved configuration that the rest of the program reads.
 
+pub mod arc;
 pub mod charset;
 pub mod cli;
 pub mod doc;
@@ -24,10 +25,12 @@ pub mod http;
 mod inflate;
 pub mod input;
 pub mod manifest;
+pub mod merge;
 pub mod output;
 pub mod page_type;
 pub mod pipeline;
 pub mod record;
+pub mod records;
 pub mod resume;
 pub mod stats;
 pub mod structured;

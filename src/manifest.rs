@@ -38,7 +38,7 @@
 //! same file listed as `a/x.warc.gz` and `./a/x.warc.gz` gets two names. A stem never contains
 //! `/` or `\`, never starts with `.`, and so can only name a file directly inside `--out`,
 //! whatever the line holds (`../../etc/passwd`, `/abs/path`, spaces, `?`, unicode).
-//! Positional inputs keep their shorter names ([`crate::pipeline::output_stem`]).
+//! Positional inputs keep their shorter names ([`output_stem`]).
 
 use crate::input::InputSpec;
 use std::io::{BufRead, BufReader};
@@ -186,7 +186,7 @@ pub fn stem(line: &str) -> String {
         .rsplit(['/', '\\'])
         .find(|s| !s.is_empty())
         .unwrap_or("input");
-    let mut readable = crate::pipeline::clean_stem(base);
+    let mut readable = clean_stem(base);
     if readable.len() > STEM_BASE_MAX {
         // clean_stem output is ASCII, so any byte index is a char boundary.
         readable.truncate(STEM_BASE_MAX);
@@ -228,6 +228,46 @@ fn percent_encode_path(path: &str) -> String {
         }
     }
     out
+}
+
+/// The stem shards of a positional input are named after: the file name without
+/// WARC/compression extensions, reduced by [`clean_stem`] (never a path, never starting with a
+/// dot). Manifest inputs are named by [`stem`] instead.
+pub fn output_stem(spec: &InputSpec) -> String {
+    let name = spec.name();
+    let base = name
+        .rsplit(['/', '\\'])
+        .find(|s| !s.is_empty())
+        .unwrap_or("stdin");
+    clean_stem(base)
+}
+
+/// A file name without WARC/compression extensions, reduced to `[A-Za-z0-9._-]` (others
+/// become `_`), without leading dots; `input` if nothing is left.
+pub fn clean_stem(base: &str) -> String {
+    let mut stem = base.to_string();
+    for ext in [".gz", ".zst", ".zstd", ".warc", ".arc"] {
+        if let Some(s) = stem.strip_suffix(ext) {
+            stem = s.to_string();
+        }
+    }
+    let mut clean: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    while clean.starts_with('.') {
+        clean.remove(0);
+    }
+    if clean.is_empty() {
+        clean = "input".into();
+    }
+    clean
 }
 
 #[cfg(test)]

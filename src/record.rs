@@ -59,8 +59,10 @@
 //! assert!(reader.next().is_none());
 //! ```
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 
+use crate::arc::{self, ArcHeader};
 use crate::http;
 use crate::input::Input;
 
@@ -124,7 +126,7 @@ pub trait RecordSource: BufRead {
 
 impl RecordSource for Input {
     fn origin_of(&mut self, pos: u64) -> u64 {
-        Input::origin_of(self, pos)
+        Input::record_offset(self, pos)
     }
 }
 
@@ -205,9 +207,11 @@ impl RecordHeader {
         self.get("Content-Type")
     }
 
-    /// `WARC-Identified-Payload-Type`.
+    /// `WARC-Identified-Payload-Type`, unless empty (ClueWeb09 writes the field with no
+    /// value; the HTTP `Content-Type` then decides).
     pub fn identified_payload_type(&self) -> Option<&str> {
         self.get("WARC-Identified-Payload-Type")
+            .filter(|t| !t.trim().is_empty())
     }
 
     /// `WARC-Truncated` (the reason the block was cut, e.g. `length`).
@@ -309,8 +313,10 @@ pub enum RecordError {
         /// The start of the offending line, lossily decoded.
         found: String,
     },
-    /// A `WARC/` line with a version other than 1.0 or 1.1.
-    #[error("the record starts with {line:?}, which is not a WARC/1.0 or WARC/1.1 version line")]
+    /// A `WARC/` line with a version other than 1.0, 1.1, 0.17 or 0.18.
+    #[error(
+        "the record starts with {line:?}, which is not a WARC/1.0, 1.1, 0.17 or 0.18 version line"
+    )]
     UnsupportedVersion {
         /// The version line, lossily decoded.
         line: String,
@@ -366,6 +372,44 @@ pub enum RecordError {
         /// The input's error message.
         message: String,
     },
+    /// A repair: the block is not followed by the blank line (CRLF CRLF) that ends a record;
+    /// the record was read as its `Content-Length` says.
+    #[error("the record's block is not followed by the blank line (CRLF CRLF) that ends a record")]
+    MissingBlankLine,
+    /// A repair: the input ended (or failed) inside the block of a kept record; the bytes
+    /// that were there are kept and the page is flagged `truncated`.
+    #[error("kept the first {got} of {expected} block bytes, marked truncated: {why}")]
+    TruncatedKept {
+        /// The block length declared.
+        expected: u64,
+        /// The bytes kept.
+        got: u64,
+        /// Why the block ends early.
+        why: String,
+    },
+}
+
+impl RecordError {
+    /// Whether this is a repair (the record was read anyway, see the module doc): logged with
+    /// the kind `repair`, never an error of the input.
+    pub fn is_repair(&self) -> bool {
+        matches!(
+            self,
+            RecordError::LengthMismatch { .. }
+                | RecordError::MissingBlankLine
+                | RecordError::TruncatedKept { .. }
+        )
+    }
+
+    /// snake_case name of a repair, for stats (`None` for errors).
+    pub fn repair_kind(&self) -> Option<&'static str> {
+        match self {
+            RecordError::LengthMismatch { .. } => Some("length_mismatch"),
+            RecordError::MissingBlankLine => Some("missing_blank_line"),
+            RecordError::TruncatedKept { .. } => Some("truncated_kept"),
+            _ => None,
+        }
+    }
 }
 
 impl From<io::Error> for RecordError {
@@ -389,6 +433,8 @@ pub enum ReadEvent {
         id: Option<String>,
         /// Why it was skipped.
         reason: SkipReason,
+        /// Its `WARC-Type`, lower-cased (`unknown` when missing).
+        record_type: String,
         /// Decompressed bytes of the record (header and block).
         bytes: u64,
     },
@@ -432,9 +478,14 @@ pub struct RecordReader<R: RecordSource> {
     /// too large); read before `src`. `pushback[pushback_pos..]` is what is left.
     pushback: Vec<u8>,
     pushback_pos: usize,
-    /// An event to hand out before reading on (the error that follows a record whose
-    /// `Content-Length` did not match its block).
-    queued: Option<ReadEvent>,
+    /// Events to hand out before reading on (the repairs logged after a record).
+    queued: VecDeque<ReadEvent>,
+    /// The input is an ARC file (an ARC header line was met at a record boundary).
+    arc: bool,
+    /// Its ARC version, once its `filedesc://` block was read.
+    arc_version: Option<u8>,
+    /// The last header read was ended by the end of input, not by a blank line.
+    header_at_eof: bool,
     /// An input error met while peeking after a block, reported by the next read (an
     /// [`Input`] reports a gzip error once, then resynchronises).
     deferred: Option<io::Error>,
@@ -476,7 +527,10 @@ impl<R: RecordSource> RecordReader<R> {
             last_error_pos: None,
             pushback: Vec::new(),
             pushback_pos: 0,
-            queued: None,
+            queued: VecDeque::new(),
+            arc: false,
+            arc_version: None,
+            header_at_eof: false,
             deferred: None,
         }
     }
@@ -566,26 +620,47 @@ impl<R: RecordSource> RecordReader<R> {
         Ok((total > 0).then_some((total, false)))
     }
 
-    /// Whether the bytes after a block are what should follow it: line ends (the record's
-    /// closing blank line), then the next record's version line or the end of input (some
-    /// writers omit the blank line). Anything else means the `Content-Length` was wrong. Only
-    /// the buffered bytes are looked at (a buffer that ends early is given the benefit of the
-    /// doubt); nothing is consumed, and an input error is kept for the next read to report.
-    fn block_end_ok(&mut self) -> bool {
+    /// What follows a block: line ends (the record's closing blank line), then the next
+    /// record's version line (or ARC header line) or the end of input. Anything else means
+    /// the `Content-Length` was wrong; a WARC block not followed by exactly CRLF CRLF is
+    /// read as declared and logged as a repair. Only the buffered bytes are looked at (a
+    /// buffer that ends early is given the benefit of the doubt); nothing is consumed, and an
+    /// input error is kept for the next read to report.
+    fn block_end(&mut self) -> BlockEnd {
+        if self.header_at_eof {
+            return BlockEnd::Ok; // the end of input, logged with the header
+        }
+        let arc = self.arc;
         match self.fill() {
             Ok(next) => {
                 let text = next.get(..64).unwrap_or(next);
+                if !arc && text.starts_with(b"\r\n\r\n") {
+                    return BlockEnd::Ok;
+                }
                 let start = text
                     .iter()
                     .position(|&c| c != b'\r' && c != b'\n')
                     .unwrap_or(text.len());
                 let rest = text.get(start..).unwrap_or_default();
+                if arc {
+                    return if rest.is_empty() || arc::could_start_header(rest) {
+                        BlockEnd::Ok
+                    } else {
+                        BlockEnd::Wrong
+                    };
+                }
                 let n = rest.len().min(5);
-                b"WARC/".starts_with(rest.get(..n).unwrap_or_default())
+                if !b"WARC/".starts_with(rest.get(..n).unwrap_or_default()) {
+                    BlockEnd::Wrong
+                } else if rest.is_empty() && !text.is_empty() && b"\r\n\r\n".starts_with(text) {
+                    BlockEnd::Ok // the rest of the blank line is not buffered yet
+                } else {
+                    BlockEnd::NoBlankLine
+                }
             }
             Err(e) => {
                 self.deferred = Some(e);
-                true
+                BlockEnd::Ok
             }
         }
     }
@@ -626,33 +701,43 @@ impl<R: RecordSource> RecordReader<R> {
         Ok(got)
     }
 
-    /// Finds the next version line (left in `self.line`) and returns the position where it
-    /// starts. `Ok(None)` at end of input; `Err` for garbage (in `Boundary` mode) or input
-    /// errors.
+    /// Finds the next version line or ARC header line (left in `self.line`) and returns the
+    /// position where it starts. `Ok(None)` at end of input; `Err` for garbage (in `Boundary`
+    /// mode) or input errors. ARC header lines are taken at a record boundary, and after
+    /// damage only once the input is known to be an ARC file.
     fn find_version_line(&mut self) -> Result<Option<u64>, (u64, RecordError)> {
         loop {
             let start = self.pos;
+            let keep = if self.mode == Mode::Boundary || self.arc {
+                self.opts.max_header_bytes
+            } else {
+                SCAN_LINE_BYTES
+            };
             let line = self
-                .read_line(SCAN_LINE_BYTES)
+                .read_line(keep)
                 .map_err(|e| (start, RecordError::from(e)))?;
             if line.is_none() {
                 return Ok(None);
             }
-            match self.mode {
-                Mode::Resync => {
-                    if self.line.starts_with(b"WARC/1.") {
-                        return Ok(Some(start));
-                    }
-                }
-                _ => {
-                    if self.line.starts_with(b"WARC/") {
-                        return Ok(Some(start));
-                    }
-                    if !self.line.iter().all(|c| c.is_ascii_whitespace()) {
-                        let found = String::from_utf8_lossy(&self.line).trim_end().to_string();
-                        return Err((start, RecordError::UnexpectedData { found }));
-                    }
-                }
+            let resync = self.mode == Mode::Resync;
+            let version = if resync {
+                is_version_start(&self.line)
+            } else {
+                self.line.starts_with(b"WARC/")
+            };
+            if version {
+                return Ok(Some(start));
+            }
+            if (!resync || self.arc)
+                && arc::parse_header_line(&self.line, self.arc_version).is_some()
+            {
+                self.arc = true;
+                return Ok(Some(start));
+            }
+            if !resync && !self.line.iter().all(|c| c.is_ascii_whitespace()) {
+                let shown = self.line.get(..SCAN_LINE_BYTES).unwrap_or(&self.line);
+                let found = String::from_utf8_lossy(shown).trim_end().to_string();
+                return Err((start, RecordError::UnexpectedData { found }));
             }
         }
     }
@@ -660,7 +745,10 @@ impl<R: RecordSource> RecordReader<R> {
     /// Reads the header fields after the version line in `self.line`.
     fn read_header(&mut self, version_line_len: u64) -> Result<RecordHeader, Failure> {
         let version = String::from_utf8_lossy(&self.line).trim().to_string();
-        if version != "WARC/1.0" && version != "WARC/1.1" {
+        if !matches!(
+            version.as_str(),
+            "WARC/1.0" | "WARC/1.1" | "WARC/0.17" | "WARC/0.18"
+        ) {
             return Err(Failure::new(
                 RecordError::UnsupportedVersion { line: version },
                 None,
@@ -669,16 +757,23 @@ impl<R: RecordSource> RecordReader<R> {
         let limit = self.opts.max_header_bytes;
         let mut used = version_line_len;
         let mut fields: Vec<(String, String)> = Vec::new();
+        self.header_at_eof = false;
         loop {
             let remaining = usize::try_from((limit as u64).saturating_sub(used)).unwrap_or(0);
             let line = self
                 .read_line(remaining.saturating_add(1))
                 .map_err(|e| Failure::new(e.into(), record_id_in(&fields)))?;
             let Some((len, newline)) = line else {
-                return Err(Failure::new(
-                    RecordError::TruncatedHeader,
-                    record_id_in(&fields),
-                ));
+                // The input ends after the last field: the header is read as complete (its
+                // block is empty), and the missing blank line is logged as a repair.
+                if fields.is_empty() {
+                    return Err(Failure::new(
+                        RecordError::TruncatedHeader,
+                        record_id_in(&fields),
+                    ));
+                }
+                self.header_at_eof = true;
+                return Ok(RecordHeader { version, fields });
             };
             used += len;
             if used > limit as u64 {
@@ -687,15 +782,13 @@ impl<R: RecordSource> RecordReader<R> {
                     record_id_in(&fields),
                 ));
             }
-            if !newline {
-                return Err(Failure::new(
-                    RecordError::TruncatedHeader,
-                    record_id_in(&fields),
-                ));
-            }
+            // The last line, cut by the end of input, is read as a field (see above).
+            self.header_at_eof = !newline;
             let text = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
-            let text = text.strip_suffix(b"\r").unwrap_or(text);
-            if text.is_empty() {
+            // `\r\r\n` line ends (a writer that turned every `\n` into `\r\n`) are line ends.
+            let cr = text.iter().rev().take_while(|&&c| c == b'\r').count();
+            let text = text.get(..text.len() - cr).unwrap_or_default();
+            if text.is_empty() && newline {
                 return Ok(RecordHeader { version, fields });
             }
             if matches!(text.first(), Some(b' ' | b'\t')) {
@@ -721,6 +814,9 @@ impl<R: RecordSource> RecordReader<R> {
             let name = String::from_utf8_lossy(text.get(..colon).unwrap_or_default());
             let value = String::from_utf8_lossy(text.get(colon + 1..).unwrap_or_default());
             fields.push((name.trim().to_string(), value.trim().to_string()));
+            if self.header_at_eof {
+                return Ok(RecordHeader { version, fields });
+            }
         }
     }
 
@@ -750,6 +846,11 @@ impl<R: RecordSource> RecordReader<R> {
         let header = self.read_header(version_line_len)?;
         let id = header.record_id().map(str::to_string);
         let length = match header.get("Content-Length") {
+            // A header cut by the end of input has an empty block; the cut is an error.
+            None if self.header_at_eof => {
+                self.queue_repair(offset, id.as_deref(), RecordError::TruncatedHeader);
+                0
+            }
             None => {
                 return Err(Failure::new(
                     RecordError::MissingContentLength,
@@ -765,6 +866,143 @@ impl<R: RecordSource> RecordReader<R> {
                 )
             })?,
         };
+        self.read_block(start, offset, header, length)
+    }
+
+    /// Reads one ARC record after its header line (in `self.line`); see [`crate::arc`].
+    fn read_arc_record(&mut self, start: u64, offset: u64) -> ReadEvent {
+        let line = std::mem::take(&mut self.line);
+        let event = match arc::parse_header_line(&line, self.arc_version) {
+            Some(h) => self.read_arc_block(start, offset, &line, h),
+            None => ReadEvent::Error {
+                offset,
+                id: None,
+                error: RecordError::UnexpectedData {
+                    found: String::from_utf8_lossy(line.get(..SCAN_LINE_BYTES).unwrap_or(&line))
+                        .trim_end()
+                        .to_string(),
+                },
+            },
+        };
+        self.line = line;
+        event
+    }
+
+    fn read_arc_block(&mut self, start: u64, offset: u64, line: &[u8], h: ArcHeader) -> ReadEvent {
+        let id = ArcHeader::record_id(line, offset);
+        let filedesc = h.is_filedesc();
+        let length = match h.length {
+            Some(n) => n,
+            None => match self.arc_length_to_next_header() {
+                Ok(n) => n,
+                Err(e) => {
+                    self.mode = Mode::Resync;
+                    return ReadEvent::Error {
+                        offset,
+                        id: Some(id),
+                        error: e.into(),
+                    };
+                }
+            },
+        };
+        let is_http = ["http:", "https:"].iter().any(|s| {
+            h.url
+                .get(..s.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(s))
+        });
+        let content_type = if is_http && !filedesc {
+            "application/http; msgtype=response".to_string()
+        } else {
+            h.mime.clone()
+        };
+        let kind = if filedesc { "warcinfo" } else { "response" };
+        let mut fields = vec![
+            ("WARC-Type".to_string(), kind.to_string()),
+            ("WARC-Record-ID".to_string(), id.clone()),
+            ("WARC-Target-URI".to_string(), h.url),
+            ("WARC-Date".to_string(), h.date),
+        ];
+        if !h.ip.is_empty() {
+            fields.push(("WARC-IP-Address".to_string(), h.ip));
+        }
+        fields.push(("Content-Type".to_string(), content_type));
+        fields.push(("Content-Length".to_string(), length.to_string()));
+        let version = format!("ARC/{}", self.arc_version.unwrap_or(1));
+        let header = RecordHeader::new(version, fields);
+        match self.read_block(start, offset, header, length) {
+            Ok(event) => {
+                if filedesc {
+                    let block: &[u8] = match &event {
+                        ReadEvent::Record(r) => &r.block,
+                        _ => &self.spare,
+                    };
+                    self.arc_version = Some(arc::version_of_filedesc_block(block));
+                }
+                event
+            }
+            Err(f) => {
+                if f.resync {
+                    self.mode = Mode::Resync;
+                }
+                ReadEvent::Error {
+                    offset,
+                    id: f.id.or(Some(id)),
+                    error: f.error,
+                }
+            }
+        }
+    }
+
+    /// For an ARC record whose length is negative or not a number: the bytes up to the next
+    /// ARC header line (or the end of input, or `max_record_bytes`), given back to be read as
+    /// its block. Returns their count.
+    fn arc_length_to_next_header(&mut self) -> io::Result<u64> {
+        let mut block = Vec::new();
+        let mut line_start = 0;
+        let cap = usize::try_from(self.opts.max_record_bytes).unwrap_or(usize::MAX);
+        let mut end = None;
+        loop {
+            let buf = self.fill()?;
+            if buf.is_empty() {
+                break;
+            }
+            let (n, newline) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            block.extend_from_slice(buf.get(..n).unwrap_or_default());
+            self.consume(n);
+            if newline {
+                let line = block.get(line_start..).unwrap_or_default();
+                if arc::parse_header_line(line, self.arc_version).is_some() {
+                    end = Some(line_start);
+                    break;
+                }
+                line_start = block.len();
+                if block.len() > cap {
+                    break;
+                }
+            }
+        }
+        // The line feed that ends an ARC record is not part of the block.
+        let length = end.map_or(block.len(), |at| {
+            let before = block.get(..at).unwrap_or_default();
+            at - usize::from(before.ends_with(b"\n"))
+        });
+        self.give_back(&block);
+        Ok(length as u64)
+    }
+
+    /// Reads (or skips) the block of a record whose header was read; `length` is its
+    /// declared length.
+    fn read_block(
+        &mut self,
+        start: u64,
+        offset: u64,
+        mut header: RecordHeader,
+        length: u64,
+    ) -> Result<ReadEvent, Failure> {
+        let id = header.record_id().map(str::to_string);
         let kind = header
             .record_type()
             .map(str::to_ascii_lowercase)
@@ -779,58 +1017,123 @@ impl<R: RecordSource> RecordReader<R> {
             "continuation" => Some(SkipReason::Continuation),
             _ => Some(SkipReason::OtherType),
         };
+        let is_response = kind == "response";
         let mut block = std::mem::take(&mut self.spare);
         block.clear();
-        let result =
-            self.classify_and_read(&header, length, by_type, kind == "response", &mut block);
-        let truncated = |got: u64| {
-            Failure::new(
-                RecordError::TruncatedBlock {
-                    expected: length,
-                    got,
-                },
-                id.as_deref(),
-            )
+        let result = self.classify_and_read(&header, length, by_type, is_response, &mut block);
+        // Whether what was read of the block can be kept as a truncated page: a record that
+        // would be kept, all of whose bytes so far are in `block`.
+        let max_record_bytes = self.opts.max_record_bytes;
+        let keepable = |block: &[u8]| {
+            !block.is_empty()
+                && length <= max_record_bytes
+                && skip_reason(&header, by_type, is_response, block).is_none()
         };
         // Whether the block's bytes are all in `block` (nothing was discarded), so that a
         // record boundary inside them can be found and the bytes after it read again.
         let whole = block.len() as u64;
+        let mut truncated = None;
         let outcome = match result {
             Err(e) => {
-                self.spare = block;
-                return Err(Failure::new(e.into(), id.as_deref()));
+                // The input failed inside the block (a gzip member cut or corrupt): keep
+                // what was recovered, reading on at the next record.
+                self.mode = Mode::Resync;
+                if !keepable(&block) {
+                    self.spare = block;
+                    return Err(Failure::new(e.into(), id.as_deref()));
+                }
+                truncated = Some(e.to_string());
+                None
             }
             Ok(Outcome::Short(got)) => {
                 // The input ended inside the block. If the next record's start lies inside it,
                 // the `Content-Length` was too large: the block ends there and the records
-                // after it are read again. Otherwise the file is truncated.
+                // after it are read again. Otherwise the file is truncated: a page is kept
+                // with what is there; any other record is skipped as it would have been, and
+                // followed by the error.
                 if whole != got || !self.split_at_next_record(&mut block) {
-                    self.spare = block;
-                    return Err(truncated(got));
+                    if whole == got && keepable(&block) {
+                        truncated = Some("the input ended (truncated file?)".to_string());
+                        None
+                    } else {
+                        let error = RecordError::TruncatedBlock {
+                            expected: length,
+                            got,
+                        };
+                        self.queue_repair(offset, id.as_deref(), error);
+                        Some(
+                            skip_reason(&header, by_type, is_response, &block)
+                                .or((length > max_record_bytes).then_some(SkipReason::TooLarge))
+                                .unwrap_or(SkipReason::NotHttpResponse),
+                        )
+                    }
+                } else {
+                    self.queue_repair(
+                        offset,
+                        id.as_deref(),
+                        RecordError::LengthMismatch { declared: length },
+                    );
+                    skip_reason(&header, by_type, is_response, &block)
                 }
-                self.queue_length_mismatch(offset, id.as_deref(), length);
-                skip_reason(&header, by_type, kind == "response", &block)
             }
             Ok(Outcome::Skip(reason)) => {
-                if !self.block_end_ok() {
-                    if whole == length {
-                        self.split_at_next_record(&mut block);
-                    } else {
-                        // Most of the block was discarded unread: nothing to recover from.
-                        self.mode = Mode::Resync;
+                match self.block_end() {
+                    BlockEnd::Ok => {}
+                    BlockEnd::NoBlankLine => {
+                        self.queue_repair(offset, id.as_deref(), RecordError::MissingBlankLine)
                     }
-                    self.queue_length_mismatch(offset, id.as_deref(), length);
+                    BlockEnd::Wrong => {
+                        if whole == length {
+                            self.split_at_next_record(&mut block);
+                        } else {
+                            // Most of the block was discarded unread: nothing to recover from.
+                            self.mode = Mode::Resync;
+                        }
+                        self.queue_repair(
+                            offset,
+                            id.as_deref(),
+                            RecordError::LengthMismatch { declared: length },
+                        );
+                    }
                 }
                 Some(reason)
             }
             Ok(Outcome::Keep) => {
-                if !self.block_end_ok() {
-                    self.split_at_next_record(&mut block);
-                    self.queue_length_mismatch(offset, id.as_deref(), length);
+                match self.block_end() {
+                    BlockEnd::Ok => {}
+                    BlockEnd::NoBlankLine => {
+                        self.queue_repair(offset, id.as_deref(), RecordError::MissingBlankLine)
+                    }
+                    BlockEnd::Wrong => {
+                        self.split_at_next_record(&mut block);
+                        self.queue_repair(
+                            offset,
+                            id.as_deref(),
+                            RecordError::LengthMismatch { declared: length },
+                        );
+                    }
                 }
                 None
             }
         };
+        if let Some(why) = truncated {
+            if header.truncated().is_none() {
+                header
+                    .fields
+                    .push(("WARC-Truncated".to_string(), "unexpected-end".to_string()));
+            }
+            let error = RecordError::TruncatedKept {
+                expected: length,
+                got: block.len() as u64,
+                why,
+            };
+            self.queue_repair(offset, id.as_deref(), error);
+            return Ok(ReadEvent::Record(RawRecord {
+                header,
+                block,
+                offset,
+            }));
+        }
         // A binary payload (an image, an archive) labelled HTML is not HTML. (Unlabelled ones
         // are kept: the worker sniffs them.)
         let labelled_html = || {
@@ -850,6 +1153,11 @@ impl<R: RecordSource> RecordReader<R> {
                     offset,
                     id,
                     reason,
+                    record_type: if kind.is_empty() {
+                        "unknown".to_string()
+                    } else {
+                        kind
+                    },
                     bytes: self.pos - start,
                 })
             }
@@ -862,12 +1170,17 @@ impl<R: RecordSource> RecordReader<R> {
     }
 
     /// After a block that is not followed by what should follow it: looks in `block` for the
-    /// next record's version line (after a blank line). When found, the block is cut before
-    /// that blank line, the bytes from the version line on are given back to be read again,
-    /// and the reader stays at a record boundary; otherwise it resynchronises. Returns whether
-    /// a boundary was found.
+    /// next record's version line (after a blank line; in an ARC file, the next header line).
+    /// When found, the block is cut before that blank line, the bytes from the version line
+    /// on are given back to be read again, and the reader stays at a record boundary;
+    /// otherwise it resynchronises. Returns whether a boundary was found.
     fn split_at_next_record(&mut self, block: &mut Vec<u8>) -> bool {
-        match find_record_start(block) {
+        let found = if self.arc {
+            arc::find_record_start(block, self.arc_version)
+        } else {
+            find_record_start(block)
+        };
+        match found {
             Some(at) => {
                 let again = block.split_off(at);
                 self.give_back(&again);
@@ -882,12 +1195,12 @@ impl<R: RecordSource> RecordReader<R> {
         }
     }
 
-    /// Queues the error that follows a record whose `Content-Length` did not match its block.
-    fn queue_length_mismatch(&mut self, offset: u64, id: Option<&str>, declared: u64) {
-        self.queued = Some(ReadEvent::Error {
+    /// Queues a repair (or an error) to hand out after the record it concerns.
+    fn queue_repair(&mut self, offset: u64, id: Option<&str>, error: RecordError) {
+        self.queued.push_back(ReadEvent::Error {
             offset,
             id: id.map(str::to_string),
-            error: RecordError::LengthMismatch { declared },
+            error,
         });
     }
 
@@ -950,6 +1263,13 @@ impl<R: RecordSource> RecordReader<R> {
     }
 }
 
+/// What follows a block (see `RecordReader::block_end`).
+enum BlockEnd {
+    Ok,
+    NoBlankLine,
+    Wrong,
+}
+
 enum Outcome {
     Keep,
     Skip(SkipReason),
@@ -961,7 +1281,7 @@ impl<R: RecordSource> Iterator for RecordReader<R> {
     type Item = ReadEvent;
 
     fn next(&mut self) -> Option<ReadEvent> {
-        if let Some(event) = self.queued.take() {
+        if let Some(event) = self.queued.pop_front() {
             return Some(event);
         }
         if self.mode == Mode::Done {
@@ -977,7 +1297,11 @@ impl<R: RecordSource> Iterator for RecordReader<R> {
                 self.mode = Mode::Boundary;
                 let offset = self.src.origin_of(start);
                 let version_line_len = self.pos - start;
-                self.read_record(start, offset, version_line_len)
+                if self.line.starts_with(b"WARC/") {
+                    self.read_record(start, offset, version_line_len)
+                } else {
+                    self.read_arc_record(start, offset)
+                }
             }
             Err((start, error)) => {
                 self.mode = Mode::Resync;
@@ -1072,6 +1396,12 @@ fn buffered<'a, R: BufRead>(
     src.fill_buf()
 }
 
+/// Whether a line found while resynchronising starts a record: `WARC/1.` or `WARC/0.1`
+/// (0.17 and 0.18).
+fn is_version_start(line: &[u8]) -> bool {
+    line.starts_with(b"WARC/1.") || line.starts_with(b"WARC/0.1")
+}
+
 /// Where the next record starts inside `bytes`: the first `WARC/1.` that follows a blank line
 /// (`\n\n` or `\n\r\n`), or a prefix of it that ends `bytes` (the rest is still unread).
 fn find_record_start(bytes: &[u8]) -> Option<usize> {
@@ -1080,7 +1410,10 @@ fn find_record_start(bytes: &[u8]) -> Option<usize> {
         let before = bytes.get(..at).unwrap_or_default();
         before.ends_with(b"\n\n") || before.ends_with(b"\n\r\n")
     };
-    if let Some(at) = memchr::memmem::find_iter(bytes, VERSION).find(|&at| blank_before(at)) {
+    let version_at = |at: usize| is_version_start(bytes.get(at..).unwrap_or_default());
+    if let Some(at) =
+        memchr::memmem::find_iter(bytes, b"WARC/").find(|&at| version_at(at) && blank_before(at))
+    {
         return Some(at);
     }
     // A version line cut by the end of the block: "…\r\n\r\nWAR" + "C/1.0" still unread.
@@ -1261,7 +1594,8 @@ mod tests {
         let parts = crawl();
         let input = Input::from_reader("t", Cursor::new(gzip(&parts.concat()))).unwrap();
         let evs: Vec<_> = RecordReader::new(input, ReaderOptions::default()).collect();
-        assert_eq!(summary(&evs), expected(&parts, &[0; 7]));
+        // One member for all: decompressed offsets, unique.
+        assert_eq!(summary(&evs), expected(&parts, &offsets(&parts)));
     }
 
     #[test]
@@ -1383,31 +1717,51 @@ mod tests {
         let cut = rec("response", "2", &[], PAGE);
         let stream = [good.clone(), cut[..cut.len() - 10].to_vec()].concat();
         let evs = events(&stream, ReaderOptions::default());
-        assert_eq!(evs.len(), 2);
-        let ReadEvent::Error { offset, id, error } = &evs[1] else {
+        assert_eq!(evs.len(), 3, "{evs:?}");
+        // The page is kept with what is there, flagged truncated, and the repair logged.
+        let ReadEvent::Record(r) = &evs[1] else {
+            panic!("{evs:?}")
+        };
+        assert_eq!(r.block, PAGE[..PAGE.len() - 6]);
+        assert_eq!(r.header.truncated(), Some("unexpected-end"));
+        let ReadEvent::Error { offset, id, error } = &evs[2] else {
             panic!("{evs:?}")
         };
         assert_eq!(*offset, good.len() as u64);
         assert_eq!(id.as_deref(), Some("<urn:uuid:2>"));
-        assert_eq!(
-            *error,
-            RecordError::TruncatedBlock {
-                expected: PAGE.len() as u64,
-                got: PAGE.len() as u64 - 6
-            }
-        );
+        assert!(error.is_repair());
         assert_eq!(
             error.to_string(),
             format!(
-                "the input ended {} bytes into a record block of {} bytes (truncated file?)",
+                "kept the first {} of {} block bytes, marked truncated: the input ended \
+                 (truncated file?)",
                 PAGE.len() - 6,
                 PAGE.len()
             )
         );
-        // Cut inside the header.
+        // A record that is not kept: skipped, then the error.
+        let cut = rec("request", "3", &[], b"GET / HTTP/1.1\r\n\r\n");
+        let evs = events(&cut[..cut.len() - 8], ReaderOptions::default());
+        assert_eq!(summary(&evs)[0], ("skipped".into(), 0, "request".into()));
+        assert!(matches!(
+            evs[1],
+            ReadEvent::Error {
+                error: RecordError::TruncatedBlock { .. },
+                ..
+            }
+        ));
+        // Cut inside the header: what is there is read, and the cut is an error.
+        let cut = rec("response", "2", &[], PAGE);
         let evs = events(&cut[..30], ReaderOptions::default());
         assert_eq!(
             summary(&evs),
+            vec![
+                ("skipped".into(), 0, "not_http_response".into()),
+                ("error".into(), 0, RecordError::TruncatedHeader.to_string())
+            ]
+        );
+        assert_eq!(
+            summary(&events(b"WARC/1.0\r\n", ReaderOptions::default())),
             vec![("error".into(), 0, RecordError::TruncatedHeader.to_string())]
         );
     }
@@ -1453,7 +1807,15 @@ mod tests {
         assert_eq!(r.block, b"<p>x");
         assert_eq!(r.header.target_uri(), Some("http://a/ continued"));
         assert_eq!(r.header.fields().len(), 3);
-        assert_eq!(evs.len(), 1);
+        // LF LF instead of CRLF CRLF after the block: read, and logged as a repair.
+        assert_eq!(evs.len(), 2);
+        assert!(matches!(
+            &evs[1],
+            ReadEvent::Error {
+                error: RecordError::MissingBlankLine,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -1488,9 +1850,9 @@ mod tests {
                 },
             ),
             (
-                b"WARC/0.17\r\nContent-Length: 1\r\n\r\nx\r\n\r\n".to_vec(),
+                b"WARC/0.9\r\nContent-Length: 1\r\n\r\nx\r\n\r\n".to_vec(),
                 RecordError::UnsupportedVersion {
-                    line: "WARC/0.17".into(),
+                    line: "WARC/0.9".into(),
                 },
             ),
         ];
@@ -1575,10 +1937,16 @@ mod tests {
         assert!(
             matches!(
                 evs[..],
-                [ReadEvent::Error {
-                    error: RecordError::TruncatedBlock { .. },
-                    ..
-                }]
+                [
+                    ReadEvent::Skipped {
+                        reason: SkipReason::TooLarge,
+                        ..
+                    },
+                    ReadEvent::Error {
+                        error: RecordError::TruncatedBlock { .. },
+                        ..
+                    }
+                ]
             ),
             "{evs:?}"
         );
@@ -1788,6 +2156,200 @@ mod tests {
         assert_eq!(trailing_blank_line(b"ab\n\n"), 2);
         assert_eq!(trailing_blank_line(b"ab\r\n\r\n\r\n"), 4);
         assert_eq!(trailing_blank_line(b"ab"), 0);
+    }
+
+    /// A small ARC file: version block, an HTML page (URL with spaces), an image, a record
+    /// with a negative length, a record with a wrong length, and a last page.
+    fn arc_file() -> (Vec<u8>, Vec<usize>) {
+        let page = b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<p>arc</p>";
+        let img = b"HTTP/1.0 200 OK\r\nContent-Type: image/gif\r\n\r\nGIF89a";
+        let desc = b"1 0 Alexa Internet\nURL IP-address Archive-date Content-type Archive-length\n";
+        let parts: Vec<Vec<u8>> = vec![
+            [
+                format!(
+                    "filedesc://x.arc 0.0.0.0 19961004000000 text/plain {}\n",
+                    desc.len()
+                )
+                .as_bytes(),
+                desc,
+                b"\n",
+            ]
+            .concat(),
+            [
+                format!(
+                    "http://a.com/x y z 1.2.3.4 1996100400010299 text/html {}\n",
+                    page.len()
+                )
+                .as_bytes(),
+                page,
+                b"\n",
+            ]
+            .concat(),
+            [
+                format!(
+                    "http://a.com/i.gif 1.2.3.4 19961004000103 image/gif {}\n",
+                    img.len()
+                )
+                .as_bytes(),
+                img,
+                b"\n",
+            ]
+            .concat(),
+            [
+                &b"http://a.com/n 1.2.3.4 19961004000104 text/html -1\n"[..],
+                page,
+                b"\n",
+            ]
+            .concat(),
+            [
+                &b"http://a.com/w 1.2.3.4 19961004000105 text/html 9999\n"[..],
+                page,
+                b"\n",
+            ]
+            .concat(),
+            [
+                format!(
+                    "http://a.com/last 1.2.3.4 19961004000106 text/html {}\n",
+                    page.len()
+                )
+                .as_bytes(),
+                page,
+                b"\n",
+            ]
+            .concat(),
+        ];
+        let starts = parts
+            .iter()
+            .scan(0, |at, p| {
+                let s = *at;
+                *at += p.len();
+                Some(s)
+            })
+            .collect();
+        (parts.concat(), starts)
+    }
+
+    #[test]
+    fn arc_files_are_read_natively() {
+        let (file, starts) = arc_file();
+        let evs = events(&file, ReaderOptions::default());
+        let got: Vec<(String, u64, String)> = summary(&evs)
+            .into_iter()
+            .map(|(k, o, what)| {
+                (
+                    k,
+                    o,
+                    if what.starts_with("<urn:uuid:") {
+                        "id".into()
+                    } else {
+                        what
+                    },
+                )
+            })
+            .collect();
+        let at = |i: usize| starts[i] as u64;
+        assert_eq!(
+            got,
+            vec![
+                ("skipped".into(), at(0), "warcinfo".into()),
+                ("record".into(), at(1), "id".into()),
+                ("skipped".into(), at(2), "not_html".into()),
+                ("record".into(), at(3), "id".into()),
+                ("record".into(), at(4), "id".into()),
+                (
+                    "error".into(),
+                    at(4),
+                    RecordError::LengthMismatch { declared: 9999 }.to_string()
+                ),
+                ("record".into(), at(5), "id".into()),
+            ],
+            "{evs:?}"
+        );
+        let ReadEvent::Record(r) = &evs[1] else {
+            unreachable!()
+        };
+        assert_eq!(r.header.target_uri(), Some("http://a.com/x y z"));
+        assert_eq!(r.header.date(), Some("1996-10-04T00:01:02Z"));
+        assert_eq!(r.header.version, "ARC/1");
+        assert!(r.is_http_response());
+        assert!(r.block.ends_with(b"<p>arc</p>"));
+        let ReadEvent::Skipped { record_type, .. } = &evs[0] else {
+            unreachable!()
+        };
+        assert_eq!(record_type, "warcinfo");
+        // The negative length ran to the next header line; the wrong one was cut there.
+        for i in [3, 4, 6] {
+            let ReadEvent::Record(r) = &evs[i] else {
+                unreachable!()
+            };
+            assert!(
+                r.block.ends_with(b"<p>arc</p>"),
+                "{i}: {:?}",
+                String::from_utf8_lossy(&r.block)
+            );
+        }
+        // gzip, a member per record: offsets are the members' compressed starts.
+        let members: Vec<Vec<u8>> = starts
+            .iter()
+            .zip(starts.iter().skip(1).chain([&file.len()]))
+            .map(|(&a, &b)| gzip(&file[a..b]))
+            .collect();
+        let input = Input::from_reader("t", Cursor::new(members.concat())).unwrap();
+        let evs: Vec<_> = RecordReader::new(input, ReaderOptions::default()).collect();
+        let ReadEvent::Record(r) = &evs[1] else {
+            panic!("{evs:?}")
+        };
+        assert_eq!(r.offset, members[0].len() as u64);
+        assert_eq!(evs.len(), 7);
+    }
+
+    #[test]
+    fn early_warc_versions_and_clueweb_quirks() {
+        // ClueWeb09: WARC/0.18, an empty WARC-Identified-Payload-Type, lines ending CR CR LF
+        // elsewhere.
+        let mut r18 = rec(
+            "response",
+            "c",
+            &[("WARC-Identified-Payload-Type", "")],
+            PAGE,
+        );
+        r18.splice(0..8, b"WARC/0.18".iter().copied());
+        let mut r17 = rec("resource", "d", &[("Content-Type", "text/html")], b"<p>");
+        r17.splice(0..8, b"WARC/0.17".iter().copied());
+        let crcr = b"WARC/1.0\r\r\nWARC-Type: resource\r\r\nContent-Type: text/html\r\r\n\
+                     Content-Length: 3\r\r\n\r\r\n<p>\r\n\r\n";
+        let stream = [r18, r17, crcr.to_vec()].concat();
+        let evs = events(&stream, ReaderOptions::default());
+        let kinds: Vec<String> = summary(&evs).into_iter().map(|e| e.0).collect();
+        assert_eq!(kinds, ["record", "record", "record"], "{evs:?}");
+        let ReadEvent::Record(r) = &evs[0] else {
+            unreachable!()
+        };
+        assert_eq!(r.header.version, "WARC/0.18");
+        assert_eq!(r.header.identified_payload_type(), None);
+    }
+
+    #[test]
+    fn records_by_type_of_skipped_records() {
+        let stream = [
+            rec(
+                "resource",
+                "a",
+                &[("Content-Type", "application/pdf")],
+                b"%PDF",
+            ),
+            rec("metadata", "b", &[], b"x: y\r\n"),
+            rec("weird", "c", &[], b""),
+        ]
+        .concat();
+        let types: Vec<String> = events(&stream, ReaderOptions::default())
+            .into_iter()
+            .filter_map(|e| match e {
+                ReadEvent::Skipped { record_type, .. } => Some(record_type),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(types, ["resource", "metadata", "weird"]);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Arbitrary bytes → `Input::from_reader` (compression by magic) → `RecordReader`, iterated to
-//! the end. The first byte picks a variant: the bytes as they are (plain, or gzip/zstd when
-//! they start with the magic), or the bytes split into one gzip member per `WARC/1.` record
-//! (as Common Crawl writes them), intact, truncated or with one corrupted byte; its top bit
-//! picks small reader limits.
+//! the end. The first byte picks a variant: the bytes as they are (plain, or gzip/zstd/lz4
+//! when they start with the magic), or the bytes split into one gzip member per record (as
+//! Common Crawl writes WARC files and the Internet Archive ARC files: before every line that
+//! starts with `WARC/1.`, `filedesc://` or `http://`), intact, truncated or with one
+//! corrupted byte; its top bit picks small reader limits. ARC input (an ARC header line at a
+//! record boundary) goes through the same reader, so ARC seeds cover the ARC parser.
 //!
 //! Checks: no panic, the reader ends (at most one event per input byte, plus one), a kept
 //! record's block is never larger than `max_record_bytes`, and a gzip stream cut inside a
@@ -14,13 +16,17 @@ use std::io::{Cursor, Write};
 use warcsift::input::Input;
 use warcsift::record::{ReadEvent, ReaderOptions, RecordReader};
 
-/// One gzip member per record: split before every `WARC/1.` that starts a line. Also gives
-/// the compressed offsets where members end.
+/// One gzip member per record: split before every `WARC/1.`, `filedesc://` or `http://` that
+/// starts a line. Also gives the compressed offsets where members end.
 fn gzip_records(data: &[u8]) -> (Vec<u8>, Vec<usize>) {
     let mut starts = vec![0];
     let mut i = 1;
     while i + 7 <= data.len() {
-        if data[i - 1] == b'\n' && &data[i..i + 7] == b"WARC/1." {
+        let rest = &data[i..];
+        let record = [&b"WARC/1."[..], b"filedesc://", b"http://"]
+            .iter()
+            .any(|p| rest.starts_with(p));
+        if data[i - 1] == b'\n' && record {
             starts.push(i);
         }
         i += 1;
