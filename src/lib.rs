@@ -16,6 +16,7 @@
 
 pub mod charset;
 pub mod cli;
+pub mod corpus;
 pub mod doc;
 pub mod eval;
 pub mod explain;
@@ -23,7 +24,9 @@ pub mod extract;
 pub mod http;
 mod inflate;
 pub mod input;
+pub mod lang;
 pub mod manifest;
+pub mod metadata;
 pub mod output;
 pub mod page_type;
 pub mod pipeline;

@@ -177,6 +177,8 @@ pub struct PageText {
     pub text: String,
     /// What kind of page it is ([`crate::page_type`]).
     pub page_type: PageType,
+    /// Headline, author, dates and the rest of [`crate::metadata`].
+    pub meta: crate::metadata::Metadata,
 }
 
 /// A page decoded and extracted: what `extract`, `page` and `eval` all produce.
@@ -234,11 +236,13 @@ pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageT
     if method.falls_back_to_structured() && page_type == PageType::Product {
         add_product_description(&mut text, &info.structured);
     }
+    let meta = crate::metadata::Metadata::read(&doc, page_type);
     PageText {
         text,
         title: doc.title,
         lang: doc.lang,
         page_type,
+        meta,
     }
 }
 
