@@ -43,9 +43,13 @@ FOLDERS = {
     "nb": "nb", "sr": "sr", "eo": "eo", "af": "af",
 }
 MIN_MESSAGES = 300
+# Languages not written in Latin script: their catalogues also hold untranslated (English)
+# messages, which are left out here (a message must be mostly non-ASCII letters).
+NON_LATIN = {"ru", "uk", "bg", "sr", "el", "he", "ar", "fa", "ja", "zh", "ko", "th", "hi"}
 
 
 def messages(folder):
+    code = FOLDERS[folder]
     out = []
     for mo in sorted(glob.glob(os.path.join(LOCALE, folder, "LC_MESSAGES", "*.mo"))):
         try:
@@ -59,8 +63,14 @@ def messages(folder):
             v = re.sub(r"%[-+ #0-9.]*[a-zA-Z]|\{[^}]*\}|<[^>]*>|&[a-z]+;|[_&](?=\w)", " ", v)
             v = " ".join(v.split())
             letters = sum(c.isalpha() for c in v)
-            if letters >= 12 and letters >= 0.6 * len(v):
-                out.append(v)
+            if letters < 12 or letters < 0.6 * len(v):
+                continue
+            ascii_letters = sum(c.isascii() and c.isalpha() for c in v)
+            if code in NON_LATIN and ascii_letters > 0.3 * letters:
+                continue
+            if code not in NON_LATIN and v == k:
+                continue  # untranslated
+            out.append(v)
     return sorted(set(out))
 
 

@@ -140,6 +140,10 @@ pub struct ExtractArgs {
     /// Keep only pages whose language is detected with at least this confidence (0 to 1).
     #[arg(long, default_value_t = 0.0, value_name = "SCORE")]
     pub min_lang_score: f32,
+    /// Write `text` as GitHub-flavoured Markdown (headings, lists, tables, code blocks; the
+    /// same words as the plain text).
+    #[arg(long)]
+    pub markdown: bool,
     /// Compression of JSONL shards (WET is always gzip per record, text never compressed).
     #[arg(long, value_enum, default_value_t = Compress::Zstd)]
     pub compress: Compress,
@@ -196,6 +200,9 @@ pub struct PageArgs {
     /// detected language, text), instead of the text.
     #[arg(long, conflicts_with = "meta")]
     pub json: bool,
+    /// The text as GitHub-flavoured Markdown.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Choices some methods take, shared by `extract` and `page`.
@@ -287,6 +294,7 @@ impl ExtractArgs {
             corpus: crate::corpus::CorpusOptions {
                 langs: crate::corpus::CorpusOptions::parse_langs(&self.lang),
                 min_lang_score: self.min_lang_score,
+                markdown: self.markdown,
             },
             record_delay: std::env::var(TEST_DELAY_ENV)
                 .ok()
@@ -410,11 +418,12 @@ fn page(args: &PageArgs) -> Result<(), String> {
         bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
     }
     let method = extract::method_with(&args.algorithm, &args.method.options())?;
-    let ex = extract::extract_with(
+    let ex = extract::extract_with_as(
         &bytes,
         args.charset.as_deref(),
         args.url.as_deref(),
         method.as_ref(),
+        args.markdown,
     );
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -16,6 +16,8 @@ pub struct CorpusOptions {
     /// Keep only pages whose language is detected with at least this confidence (0: no
     /// threshold, and pages without a detected language are kept unless `langs` is set).
     pub min_lang_score: f32,
+    /// `text` as Markdown ([`crate::markdown`]).
+    pub markdown: bool,
 }
 
 impl CorpusOptions {
@@ -53,6 +55,7 @@ pub struct RecordFacts {
 
 /// The record of one extracted page; `None` when the language filter drops it.
 pub fn page_record(ex: Extraction, facts: RecordFacts, opts: &CorpusOptions) -> Option<PageRecord> {
+    // Markdown marks are few and language-neutral: the detector reads the text as it is.
     let detected = crate::lang::detect(&ex.page.text);
     let (lang, lang_score) = match detected {
         Some(d) => (Some(d.code), Some(d.score)),
@@ -98,6 +101,7 @@ mod tests {
         let de_fr = CorpusOptions {
             langs: CorpusOptions::parse_langs(&["DE, fr".into()]),
             min_lang_score: 0.0,
+            markdown: false,
         };
         assert_eq!(de_fr.langs, ["de", "fr"]);
         assert!(de_fr.keeps(Some("fr"), Some(0.1)));
@@ -106,6 +110,7 @@ mod tests {
         let sure = CorpusOptions {
             langs: Vec::new(),
             min_lang_score: 0.8,
+            markdown: false,
         };
         assert!(sure.keeps(Some("en"), Some(0.8)));
         assert!(!sure.keeps(Some("en"), Some(0.79)));

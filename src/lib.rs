@@ -26,6 +26,7 @@ mod inflate;
 pub mod input;
 pub mod lang;
 pub mod manifest;
+pub mod markdown;
 pub mod metadata;
 pub mod output;
 pub mod page_type;

@@ -995,7 +995,13 @@ fn process(record: &RawRecord, methods: &Methods, limits: &http::Limits, source:
         _ => methods.main.as_ref(),
     };
     let started = Instant::now();
-    let ex = extract::extract_with(&body, charset.as_deref(), Some(&url), method);
+    let ex = extract::extract_with_as(
+        &body,
+        charset.as_deref(),
+        Some(&url),
+        method,
+        methods.corpus.markdown,
+    );
     cost.over_budget = methods.time.is_some_and(|t| started.elapsed() > t);
     let facts = crate::corpus::RecordFacts {
         id,
