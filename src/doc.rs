@@ -617,22 +617,25 @@ impl<'a> Builder<'a> {
         if self.doc.meta.len() >= META_MAX {
             return;
         }
-        let key = t
+        let named = t
             .attr(self.src, "name")
-            .or_else(|| t.attr(self.src, "property"))
-            .or_else(|| t.attr(self.src, "itemprop"));
+            .or_else(|| t.attr(self.src, "property"));
+        // Microdata (`itemprop`) only for the keys of crate::metadata.
+        let by_itemprop = named.is_none();
+        let key = named.or_else(|| t.attr(self.src, "itemprop"));
         if let (Some(k), Some(v)) = (key, t.attr(self.src, "content")) {
             let k = k.trim().to_ascii_lowercase();
-            if matches!(
-                k.as_str(),
-                "description"
-                    | "keywords"
-                    | "og:type"
-                    | "og:title"
-                    | "og:description"
-                    | "generator"
-            ) || crate::metadata::META_KEYS.contains(&k.as_str())
-            {
+            let own = !by_itemprop
+                && matches!(
+                    k.as_str(),
+                    "description"
+                        | "keywords"
+                        | "og:type"
+                        | "og:title"
+                        | "og:description"
+                        | "generator"
+                );
+            if own || crate::metadata::META_KEYS.contains(&k.as_str()) {
                 self.doc.meta.push((k, v.chars().take(1024).collect()));
             }
         }

@@ -441,23 +441,34 @@ fn wet_records_are_well_framed_with_exact_lengths_and_digests() {
         )));
         assert!(fields.contains("source: in/CC-MAIN-x.warc.gz\r\n"));
         for r in records {
+            // The detected language, as ISO 639-3, where the page has one.
+            let lang = input
+                .iter()
+                .find(|p| p.url == r.get("WARC-Target-URI"))
+                .and_then(|p| p.lang.as_deref())
+                .and_then(crate::lang::iso639_3);
+            let mut want = vec![
+                "WARC-Type",
+                "WARC-Target-URI",
+                "WARC-Date",
+                "WARC-Record-ID",
+                "WARC-Refers-To",
+                "WARC-Block-Digest",
+            ];
+            if lang.is_some() {
+                want.push("WARC-Identified-Content-Language");
+            }
+            want.extend(["WARC-Page-Type", "Content-Type", "Content-Length"]);
             assert_eq!(
                 r.headers
                     .iter()
                     .map(|(n, _)| n.as_str())
                     .collect::<Vec<_>>(),
-                [
-                    "WARC-Type",
-                    "WARC-Target-URI",
-                    "WARC-Date",
-                    "WARC-Record-ID",
-                    "WARC-Refers-To",
-                    "WARC-Block-Digest",
-                    "WARC-Page-Type",
-                    "Content-Type",
-                    "Content-Length"
-                ]
+                want
             );
+            if let Some(code) = lang {
+                assert_eq!(r.get("WARC-Identified-Content-Language"), code);
+            }
             assert_eq!(r.get("WARC-Type"), "conversion");
             assert_eq!(r.get("Content-Type"), "text/plain");
             back.push(r);
