@@ -305,7 +305,7 @@ fn bench_stages(c: &mut Criterion, corpus: &Corpus) {
                 url: p.url.clone(),
                 date: p.date.clone(),
                 title: x.page.title,
-                lang: x.page.lang,
+                html_lang: x.page.lang,
                 page_type: x.page.page_type.as_str().to_string(),
                 charset: x.charset.to_string(),
                 charset_source: x.charset_source.to_string(),
@@ -313,6 +313,7 @@ fn bench_stages(c: &mut Criterion, corpus: &Corpus) {
                 source: DEV_WARC.to_string(),
                 offset: p.offset,
                 truncated: false,
+                ..PageRecord::default()
             }
         })
         .collect();

@@ -140,6 +140,17 @@ pub struct ExtractArgs {
     /// Shard format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
+    /// Keep only pages whose text is detected in one of these languages (ISO 639-1 codes,
+    /// comma-separated: --lang de,fr); the others are counted as skipped.lang.
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub lang: Vec<String>,
+    /// Keep only pages whose language is detected with at least this confidence (0 to 1).
+    #[arg(long, default_value_t = 0.0, value_name = "SCORE")]
+    pub min_lang_score: f32,
+    /// Write `text` as GitHub-flavoured Markdown (headings, lists, tables, code blocks; the
+    /// same words as the plain text).
+    #[arg(long)]
+    pub markdown: bool,
     /// Compression of JSONL shards (WET is always gzip per record, text never compressed).
     #[arg(long, value_enum, default_value_t = Compress::Zstd)]
     pub compress: Compress,
@@ -198,6 +209,13 @@ pub struct PageArgs {
     /// Print the title, language, page type and charset before the text.
     #[arg(long)]
     pub meta: bool,
+    /// Print the page as one JSON record with the fields of `extract`'s JSONL (metadata,
+    /// detected language, text), instead of the text.
+    #[arg(long, conflicts_with = "meta")]
+    pub json: bool,
+    /// The text as GitHub-flavoured Markdown.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Choices some methods take, shared by `extract` and `page`.
@@ -309,6 +327,11 @@ impl ExtractArgs {
                 retries: self.http_retries,
                 base_delay: backoff,
                 max_delay: Duration::from_secs(60).max(backoff),
+            },
+            corpus: crate::corpus::CorpusOptions {
+                langs: crate::corpus::CorpusOptions::parse_langs(&self.lang),
+                min_lang_score: self.min_lang_score,
+                markdown: self.markdown,
             },
             record_delay: std::env::var(TEST_DELAY_ENV)
                 .ok()
@@ -432,16 +455,66 @@ fn page(args: &PageArgs) -> Result<(), String> {
         bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
     }
     let method = extract::method_with(&args.algorithm, &args.method.options())?;
-    let ex = extract::extract_with(
+    let ex = extract::extract_with_as(
         &bytes,
         args.charset.as_deref(),
         args.url.as_deref(),
         method.as_ref(),
+        args.markdown,
     );
     let mut out = std::io::stdout().lock();
+    if args.json {
+        let facts = crate::corpus::RecordFacts {
+            id: String::new(),
+            url: args.url.clone().unwrap_or_default(),
+            date: String::new(),
+            source: args.file.clone(),
+            offset: 0,
+            truncated: false,
+        };
+        let opts = crate::corpus::CorpusOptions::default();
+        if let Some(record) = crate::corpus::page_record(ex, facts, &opts) {
+            let mut line = Vec::new();
+            crate::output::jsonl::encode_into(&record, &mut line);
+            let _ = out.write_all(&line);
+        }
+        return Ok(());
+    }
     if args.meta {
-        let _ = writeln!(out, "title: {}", ex.page.title.as_deref().unwrap_or(""));
-        let _ = writeln!(out, "lang: {}", ex.page.lang.as_deref().unwrap_or(""));
+        let m = &ex.page.meta;
+        let detected = crate::lang::detect(&ex.page.text);
+        let _ = writeln!(out, "title: {}", m.title.as_deref().unwrap_or(""));
+        let _ = writeln!(
+            out,
+            "html_title: {}",
+            ex.page.title.as_deref().unwrap_or("")
+        );
+        let _ = writeln!(out, "author: {}", m.author.as_deref().unwrap_or(""));
+        let _ = writeln!(
+            out,
+            "date_published: {}",
+            m.date_published.as_deref().unwrap_or("")
+        );
+        let _ = writeln!(out, "site_name: {}", m.site_name.as_deref().unwrap_or(""));
+        let _ = writeln!(
+            out,
+            "canonical_url: {}",
+            m.canonical_url.as_deref().unwrap_or("")
+        );
+        let _ = writeln!(
+            out,
+            "description: {}",
+            m.description.as_deref().unwrap_or("")
+        );
+        match detected {
+            Some(d) => {
+                let _ = writeln!(out, "lang: {} ({:.2})", d.code, d.score);
+            }
+            None => {
+                let _ = writeln!(out, "lang: ");
+            }
+        }
+        let _ = writeln!(out, "html_lang: {}", ex.page.lang.as_deref().unwrap_or(""));
         let _ = writeln!(out, "page_type: {}", ex.page.page_type.as_str());
         let _ = writeln!(out, "charset: {} ({})", ex.charset, ex.charset_source);
         let _ = writeln!(out);

@@ -132,7 +132,8 @@ pub struct Doc {
     pub url: Option<String>,
     pub title: Option<String>,
     pub lang: Option<String>,
-    /// `<meta name|property=... content=...>` pairs for description, keywords and og:type.
+    /// `<meta name|property|itemprop=... content=...>` pairs for description, keywords, og:type
+    /// and the keys [`crate::metadata`] reads (`META_KEYS`, the canonical link, `<time>`).
     pub meta: Vec<(String, String)>,
     /// Structured-data scripts, in page order, at most [`DATA_MAX_BYTES`] of them in all.
     pub data: Vec<DataScript>,
@@ -166,6 +167,9 @@ pub struct DataScript {
     pub kind: DataKind,
     pub json: String,
 }
+
+/// `<meta>` (and canonical link, `<time>`) pairs kept per page at most.
+const META_MAX: usize = 48;
 
 /// Structured-data bytes kept per page: app state can be megabytes of JSON; beyond this a
 /// page has other text to offer.
@@ -482,6 +486,7 @@ impl<'a> Builder<'a> {
                 self.meta(t);
                 return;
             }
+            Tag::Link | Tag::Time => self.meta_of_link_or_time(t),
             _ => {}
         }
         if self.in_head
@@ -612,25 +617,62 @@ impl<'a> Builder<'a> {
     }
 
     fn meta(&mut self, t: &Token) {
-        if self.doc.meta.len() >= 32 {
+        if self.doc.meta.len() >= META_MAX {
             return;
         }
-        let key = t
+        let named = t
             .attr(self.src, "name")
             .or_else(|| t.attr(self.src, "property"));
+        // Microdata (`itemprop`) only for the keys of crate::metadata.
+        let by_itemprop = named.is_none();
+        let key = named.or_else(|| t.attr(self.src, "itemprop"));
         if let (Some(k), Some(v)) = (key, t.attr(self.src, "content")) {
             let k = k.trim().to_ascii_lowercase();
-            if matches!(
-                k.as_str(),
-                "description"
-                    | "keywords"
-                    | "og:type"
-                    | "og:title"
-                    | "og:description"
-                    | "generator"
-            ) {
+            let own = !by_itemprop
+                && matches!(
+                    k.as_str(),
+                    "description"
+                        | "keywords"
+                        | "og:type"
+                        | "og:title"
+                        | "og:description"
+                        | "generator"
+                );
+            if own || crate::metadata::META_KEYS.contains(&k.as_str()) {
                 self.doc.meta.push((k, v.chars().take(1024).collect()));
             }
+        }
+    }
+
+    /// For [`crate::metadata`]: `<link rel=canonical href>` as the pair `("canonical", href)`,
+    /// and a `<time datetime>` as `("time", datetime)` (or, with an `itemprop`, under that
+    /// name lower-cased, e.g. `datepublished`), into [`Doc::meta`].
+    fn meta_of_link_or_time(&mut self, t: &Token) {
+        if self.doc.meta.len() >= META_MAX {
+            return;
+        }
+        let (key, value) = if t.tag == Tag::Link {
+            let canonical = t
+                .attr(self.src, "rel")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("canonical"));
+            if !canonical || self.doc.meta.iter().any(|(k, _)| k == "canonical") {
+                return;
+            }
+            ("canonical".to_string(), t.attr(self.src, "href"))
+        } else {
+            let key = t
+                .attr(self.src, "itemprop")
+                .map(|k| k.trim().to_ascii_lowercase())
+                .unwrap_or_else(|| "time".to_string());
+            if key == "time" && self.doc.meta.iter().filter(|(k, _)| k == "time").count() >= 4 {
+                return;
+            }
+            (key, t.attr(self.src, "datetime"))
+        };
+        if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
+            self.doc
+                .meta
+                .push((key, v.trim().chars().take(1024).collect()));
         }
     }
 

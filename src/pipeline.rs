@@ -207,6 +207,8 @@ pub struct Config {
     pub budget: PageBudget,
     /// Retries of http(s) inputs.
     pub retry: input::RetryPolicy,
+    /// Metadata, language and language filter choices ([`crate::corpus`]).
+    pub corpus: crate::corpus::CorpusOptions,
     /// Sleep this long per record read (tests only: makes a run slow enough to interrupt;
     /// set from `WARCSIFT_TEST_DELAY_MS`).
     pub record_delay: Option<Duration>,
@@ -446,6 +448,8 @@ struct PageCost {
 enum Outcome {
     Page(Box<PageRecord>, PageCost),
     Skipped(SkipReason),
+    /// Dropped by the language filter (`skipped.lang`).
+    FilteredByLang,
     Error {
         offset: u64,
         id: String,
@@ -487,6 +491,7 @@ struct Methods {
     /// The fallback and the payload size above which it is used.
     fallback: Option<(Arc<dyn Method>, usize)>,
     time: Option<Duration>,
+    corpus: crate::corpus::CorpusOptions,
 }
 
 /// Run every input through the pipeline; write shards, completion markers and the summary
@@ -509,6 +514,7 @@ pub fn run(cfg: &Config) -> Result<RunReport, PipelineError> {
             None => None,
         },
         time: cfg.budget.time,
+        corpus: cfg.corpus.clone(),
     };
     check_unique_stems(&cfg.inputs)?;
     let out = &cfg.out_dir;
@@ -1079,23 +1085,26 @@ fn process(record: &RawRecord, methods: &Methods, limits: &http::Limits, source:
         _ => methods.main.as_ref(),
     };
     let started = Instant::now();
-    let ex = extract::extract_with(&body, charset.as_deref(), Some(&url), method);
+    let ex = extract::extract_with_as(
+        &body,
+        charset.as_deref(),
+        Some(&url),
+        method,
+        methods.corpus.markdown,
+    );
     cost.over_budget = methods.time.is_some_and(|t| started.elapsed() > t);
-    let page = PageRecord {
+    let facts = crate::corpus::RecordFacts {
         id,
         url,
         date: h.date().unwrap_or("").to_string(),
-        title: ex.page.title,
-        lang: ex.page.lang,
-        page_type: ex.page.page_type.as_str().to_string(),
-        charset: ex.charset.to_string(),
-        charset_source: ex.charset_source.to_string(),
-        text: ex.page.text,
         source: source.to_string(),
         offset: record.offset,
         truncated: h.truncated().is_some(),
     };
-    Outcome::Page(Box::new(page), cost)
+    match crate::corpus::page_record(ex, facts, &methods.corpus) {
+        Some(page) => Outcome::Page(Box::new(page), cost),
+        None => Outcome::FilteredByLang,
+    }
 }
 
 type WorkerError = (u64, String, &'static str, String);
@@ -1139,10 +1148,12 @@ fn write_in_order(
                     }
                     Stats::count(&mut stats.charset_sources, &page.charset_source);
                     Stats::count(&mut stats.page_types, &page.page_type);
+                    Stats::count(&mut stats.langs, page.lang.as_deref().unwrap_or("und"));
                     writer.write(&page)?;
                     progress.inc();
                 }
                 Outcome::Skipped(reason) => Stats::count(&mut stats.skipped, reason.as_str()),
+                Outcome::FilteredByLang => Stats::count(&mut stats.skipped, "lang"),
                 Outcome::Error {
                     offset,
                     id,

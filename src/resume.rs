@@ -53,7 +53,13 @@ pub const ERRORS_DIR: &str = "_errors";
 
 /// Extensions of shard files of every format and compression ([`crate::output::shard_name`]);
 /// text shards are directories without one.
-const SHARD_EXTENSIONS: [&str; 4] = [".jsonl.zst", ".jsonl.gz", ".jsonl", ".warc.wet.gz"];
+const SHARD_EXTENSIONS: [&str; 5] = [
+    ".jsonl.zst",
+    ".jsonl.gz",
+    ".jsonl",
+    ".warc.wet.gz",
+    ".parquet",
+];
 
 /// What `_done/<stem>.json` holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -56,6 +56,9 @@ pub struct Stats {
     /// Pages by page type (`article`, `forum`, `product`, ...: [`crate::page_type`]).
     #[serde(default)]
     pub page_types: BTreeMap<String, u64>,
+    /// Pages by detected language ([`crate::lang`]; `und` where the text is too short).
+    #[serde(default)]
+    pub langs: BTreeMap<String, u64>,
     /// Decompressed WARC bytes read.
     pub bytes_in: u64,
     /// Bytes written to shards (compressed, as on disk).
@@ -109,6 +112,7 @@ impl Stats {
         add(&mut self.repairs, &other.repairs);
         add(&mut self.charset_sources, &other.charset_sources);
         add(&mut self.page_types, &other.page_types);
+        add(&mut self.langs, &other.langs);
         self.bytes_in += other.bytes_in;
         self.bytes_out += other.bytes_out;
         self.bytes_out_uncompressed += other.bytes_out_uncompressed;

@@ -19,7 +19,9 @@ fn pages_by_id(dir: &Path) -> BTreeMap<String, (String, Option<String>, String, 
                 v["id"].as_str().unwrap().to_string(),
                 (
                     v["url"].as_str().unwrap().to_string(),
-                    v["title"].as_str().map(str::to_string),
+                    // The sample's expected title is the <title> tag: `html_title`
+                    // (`title` is the headline, docs/corpus.md).
+                    v["html_title"].as_str().map(str::to_string),
                     v["text"].as_str().unwrap().to_string(),
                     v["charset"].as_str().unwrap().to_string(),
                 ),
@@ -301,6 +303,26 @@ fn wet_output_reads_back_with_warcio() {
             .is_some()),
         "every record names a page type: {summary}"
     );
+    // The detected language, as ISO 639-3 (CC's form), on the records whose text has one.
+    let langs = summary["langs"].as_array().cloned().unwrap_or_default();
+    assert!(
+        langs.iter().any(|l| l == "eng"),
+        "English pages carry WARC-Identified-Content-Language: {summary}"
+    );
+    assert!(
+        langs.iter().flatten_strs().all(|l| l.len() == 3),
+        "{summary}"
+    );
+}
+
+trait FlattenStrs {
+    fn flatten_strs(self) -> impl Iterator<Item = String>;
+}
+
+impl<'a, I: Iterator<Item = &'a Value>> FlattenStrs for I {
+    fn flatten_strs(self) -> impl Iterator<Item = String> {
+        self.filter_map(|v| v.as_str().map(str::to_string))
+    }
 }
 
 #[test]

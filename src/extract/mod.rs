@@ -179,6 +179,8 @@ pub struct PageText {
     pub text: String,
     /// What kind of page it is ([`crate::page_type`]).
     pub page_type: PageType,
+    /// Headline, author, dates and the rest of [`crate::metadata`].
+    pub meta: crate::metadata::Metadata,
 }
 
 /// A page decoded and extracted: what `extract`, `page` and `eval` all produce.
@@ -203,6 +205,17 @@ pub fn extract_text(html: &str, method: &dyn Method) -> PageText {
 
 /// Run `method` over an already decoded page whose URL is known.
 pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageText {
+    extract_page_as(html, url, method, false)
+}
+
+/// [`extract_page`], with the text as Markdown when `markdown` ([`crate::markdown`]; the
+/// same words; a page whose text comes from its structured data keeps it as it is).
+pub fn extract_page_as(
+    html: &str,
+    url: Option<&str>,
+    method: &dyn Method,
+    markdown: bool,
+) -> PageText {
     if !method.builds_doc() {
         return PageText::default();
     }
@@ -221,6 +234,7 @@ pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageT
     };
     let keep = method.select_page(&doc, &info);
     let mut text = render(&doc, &keep);
+    let mut from_selection = true;
     if method.falls_back_to_structured()
         && text
             .split_whitespace()
@@ -230,17 +244,23 @@ pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageT
         if let Some(fallback) = structured_text(&info.structured) {
             if fallback.split_whitespace().count() > text.split_whitespace().count() {
                 text = fallback;
+                from_selection = false;
             }
         }
+    }
+    if markdown && from_selection {
+        text = crate::markdown::render(&doc, &keep);
     }
     if method.falls_back_to_structured() && page_type == PageType::Product {
         add_product_description(&mut text, &info.structured);
     }
+    let meta = crate::metadata::Metadata::read(&doc, page_type);
     PageText {
         text,
         title: doc.title,
         lang: doc.lang,
         page_type,
+        meta,
     }
 }
 
@@ -313,9 +333,20 @@ pub fn extract_with(
     url: Option<&str>,
     method: &dyn Method,
 ) -> Extraction {
+    extract_with_as(html, http_charset, url, method, false)
+}
+
+/// [`extract_with`], with the text as Markdown when `markdown` ([`extract_page_as`]).
+pub fn extract_with_as(
+    html: &[u8],
+    http_charset: Option<&str>,
+    url: Option<&str>,
+    method: &dyn Method,
+    markdown: bool,
+) -> Extraction {
     let decoded = crate::charset::decode(html, http_charset, url);
     Extraction {
-        page: extract_page(&decoded.text, url, method),
+        page: extract_page_as(&decoded.text, url, method, markdown),
         charset: decoded.encoding.name(),
         charset_source: decoded.source.as_str(),
     }

@@ -16,20 +16,48 @@ use crate::swar::{load, HIGH, ONES};
 /// line, is scanned eight bytes at a time (`push_json_str`). Cannot fail: every field is a
 /// string, a number or a bool.
 pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) {
-    let strings = [
+    let head = [
         ("id", Some(page.id.as_str())),
         ("url", Some(&page.url)),
         ("date", Some(&page.date)),
         ("title", page.title.as_deref()),
+        ("html_title", page.html_title.as_deref()),
+        ("author", page.author.as_deref()),
+        ("date_published", page.date_published.as_deref()),
+        ("description", page.description.as_deref()),
+        ("site_name", page.site_name.as_deref()),
+        ("canonical_url", page.canonical_url.as_deref()),
         ("lang", page.lang.as_deref()),
-        ("page_type", Some(&page.page_type)),
+    ];
+    push_strings(out, &head, true);
+    out.extend_from_slice(b",\"lang_score\":");
+    match page.lang_score {
+        // serde_json's own float formatting, so the line stays byte-identical to it.
+        Some(score) => {
+            let _ = serde_json::to_writer(&mut *out, &score);
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    let tail = [
+        ("html_lang", page.html_lang.as_deref()),
+        ("page_type", Some(page.page_type.as_str())),
         ("charset", Some(&page.charset)),
         ("charset_source", Some(&page.charset_source)),
         ("text", Some(&page.text)),
         ("source", Some(&page.source)),
     ];
-    for (i, (key, value)) in strings.into_iter().enumerate() {
-        out.push(if i == 0 { b'{' } else { b',' });
+    push_strings(out, &tail, false);
+    // Writing into a `Vec` cannot fail.
+    let _ = write!(out, ",\"offset\":{}", page.offset);
+    out.extend_from_slice(b",\"truncated\":");
+    out.extend_from_slice(if page.truncated { b"true" } else { b"false" });
+    out.extend_from_slice(b"}\n");
+}
+
+/// `"key":value` pairs, comma-separated (the first opening the object when `first`).
+fn push_strings(out: &mut Vec<u8>, pairs: &[(&str, Option<&str>)], first: bool) {
+    for (i, (key, value)) in pairs.iter().enumerate() {
+        out.push(if first && i == 0 { b'{' } else { b',' });
         push_json_str(out, key);
         out.push(b':');
         match value {
@@ -37,11 +65,6 @@ pub fn encode_into(page: &PageRecord, out: &mut Vec<u8>) {
             None => out.extend_from_slice(b"null"),
         }
     }
-    // Writing into a `Vec` cannot fail.
-    let _ = write!(out, ",\"offset\":{}", page.offset);
-    out.extend_from_slice(b",\"truncated\":");
-    out.extend_from_slice(if page.truncated { b"true" } else { b"false" });
-    out.extend_from_slice(b"}\n");
 }
 
 /// `s` as a JSON string with `serde_json`'s escapes: `\"`, `\\`, `\b \f \n \r \t`, and
@@ -164,7 +187,12 @@ mod tests {
             url: "http://example.com/".into(),
             date: "2024-01-01T00:00:00Z".into(),
             title: None,
+            html_title: Some("A | B".into()),
+            author: Some("Ann".into()),
+            date_published: Some("2024-01-01".into()),
             lang: Some("en".into()),
+            lang_score: Some(0.93),
+            html_lang: Some("en-GB".into()),
             page_type: "forum".into(),
             charset: "UTF-8".into(),
             charset_source: "meta".into(),
@@ -172,6 +200,7 @@ mod tests {
             source: "a.warc.gz".into(),
             offset: 42,
             truncated: true,
+            ..PageRecord::default()
         }
     }
 
@@ -191,7 +220,15 @@ mod tests {
             "\"url\"",
             "\"date\"",
             "\"title\"",
+            "\"html_title\"",
+            "\"author\"",
+            "\"date_published\"",
+            "\"description\"",
+            "\"site_name\"",
+            "\"canonical_url\"",
             "\"lang\"",
+            "\"lang_score\"",
+            "\"html_lang\"",
             "\"page_type\"",
             "\"charset\"",
             "\"charset_source\"",
@@ -204,6 +241,10 @@ mod tests {
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{line}");
         assert!(line.contains("\"title\":null"));
         assert!(line.contains(",\"page_type\":\"forum\","));
+        assert!(line.contains(",\"lang_score\":0.93,"));
+        let mut serde = Vec::new();
+        encode_serde(&page(), &mut serde);
+        assert_eq!(out, serde);
         let back: PageRecord = serde_json::from_str(line.trim_end()).unwrap();
         assert_eq!(back, page());
     }

@@ -32,6 +32,7 @@
 //! | `jsonl` | `none`       | `<stem>-00000.jsonl`           | JSONL |
 //! | `wet`   | ignored      | `<stem>-00000.warc.wet.gz`     | WARC/1.0, one gzip member per record |
 //! | `text`  | ignored      | `<stem>-00000/` (a directory)  | `000000.txt`, `000001.txt`, … and `index.tsv` |
+//! | `parquet` | ignored (zstd inside) | `<stem>-00000.parquet` | Parquet, the JSONL fields as columns, zstd |
 //!
 //! - **JSONL** ([`jsonl`]): one JSON object per line, `\n`-terminated, with the fields of
 //!   [`PageRecord`] in declaration order. Reads back with any JSON parser (and into
@@ -90,6 +91,7 @@
 //! for example `cannot write shard out/.x-00001.jsonl.zst.tmp: No space left on device`.
 
 pub mod jsonl;
+pub mod parquet;
 mod shard;
 pub mod text;
 pub mod wet;
@@ -107,7 +109,7 @@ pub use shard::{shard_name, ShardSummary, ShardWriter};
 /// One extracted page, as the pipeline hands it to the writer.
 ///
 /// Field order is the order of the JSONL keys.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageRecord {
     /// `WARC-Record-ID` of the response record, e.g. `<urn:uuid:...>`.
     pub id: String,
@@ -115,10 +117,38 @@ pub struct PageRecord {
     pub url: String,
     /// `WARC-Date`.
     pub date: String,
-    /// `<title>`, whitespace-collapsed.
+    /// The headline ([`crate::metadata`]: JSON-LD, OpenGraph, `<h1>`), without the site's
+    /// name; the `<title>` tag (suffix removed) when nothing better is there.
     pub title: Option<String>,
-    /// Declared language (`<html lang>`), as written in the page.
+    /// `<title>`, whitespace-collapsed, as written (site name and all).
+    #[serde(default)]
+    pub html_title: Option<String>,
+    /// Author name(s), several joined with `, `.
+    #[serde(default)]
+    pub author: Option<String>,
+    /// Publication date, ISO 8601: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` with the offset
+    /// when the page gives a time.
+    #[serde(default)]
+    pub date_published: Option<String>,
+    /// `<meta name=description>`, `og:description` or JSON-LD `description`.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// `og:site_name`, JSON-LD `WebSite` or publisher name.
+    #[serde(default)]
+    pub site_name: Option<String>,
+    /// `<link rel=canonical>` or `og:url`, absolute.
+    #[serde(default)]
+    pub canonical_url: Option<String>,
+    /// Detected language of [`PageRecord::text`] ([`crate::lang`]): ISO 639-1, or ISO 639-3
+    /// where there is no two-letter code; `null` for texts too short to tell. (Before the
+    /// field `html_lang` existed, this held the declared language.)
     pub lang: Option<String>,
+    /// The detector's confidence in `lang`, 0 to 1 (two decimals).
+    #[serde(default)]
+    pub lang_score: Option<f32>,
+    /// Declared language (`<html lang>`), as written in the page.
+    #[serde(default)]
+    pub html_lang: Option<String>,
     /// What kind of page it is ([`crate::page_type::PageType::as_str`]): `article`, `forum`,
     /// `product`, `collection`, `listing`, `documentation`, `service` or `other`. Records
     /// written before the field existed read back as `""`.
@@ -149,6 +179,8 @@ pub enum Format {
     Wet,
     /// One `.txt` per page in a directory per shard, for inspection.
     Text,
+    /// Apache Parquet, the JSONL fields as columns, zstd (see [`parquet`]).
+    Parquet,
 }
 
 /// Compression of JSONL shards (`--compress`); WET is always gzip, text never compressed.
@@ -171,6 +203,7 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::Wet => "wet",
             Format::Text => "text",
+            Format::Parquet => "parquet",
         }
     }
 }
@@ -206,8 +239,9 @@ impl FromStr for Format {
             "jsonl" => Ok(Format::Jsonl),
             "wet" => Ok(Format::Wet),
             "text" => Ok(Format::Text),
+            "parquet" => Ok(Format::Parquet),
             _ => Err(format!(
-                "unknown output format {s:?} (expected jsonl, wet or text)"
+                "unknown output format {s:?} (expected jsonl, wet, text or parquet)"
             )),
         }
     }
@@ -275,6 +309,11 @@ pub enum OutputError {
     InvalidStem { stem: String, reason: &'static str },
     #[error("invalid zstd level {level}: the linked zstd accepts {min} to {max}")]
     InvalidZstdLevel { level: i32, min: i32, max: i32 },
+    #[error("cannot encode Parquet shard {}: {cause}", path.display())]
+    Parquet {
+        path: PathBuf,
+        cause: ::parquet::errors::ParquetError,
+    },
     #[error("shard writer for {} stopped after an earlier error; its last shard stays at {}", stem, path.display())]
     Poisoned { stem: String, path: PathBuf },
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 
+use super::parquet::ParquetShard;
 use super::text::TextShard;
 use super::{jsonl, wet, Compress, Format, OutputError, PageRecord, ShardOptions};
 
@@ -45,6 +46,7 @@ pub fn shard_name(stem: &str, opts: &ShardOptions, index: u64) -> String {
         (Format::Jsonl, Compress::None) => ".jsonl",
         (Format::Wet, _) => ".warc.wet.gz",
         (Format::Text, _) => "",
+        (Format::Parquet, _) => ".parquet",
     };
     format!("{stem}-{index:05}{ext}")
 }
@@ -89,6 +91,7 @@ enum Body {
     /// WET: records arrive already compressed, one gzip member each.
     Members(BufWriter<File>),
     Text(TextShard),
+    Parquet(Box<ParquetShard>),
 }
 
 impl ShardWriter {
@@ -215,6 +218,10 @@ impl ShardWriter {
                 shard.uncompressed += t.write(page)?;
                 return Ok(());
             }
+            Body::Parquet(p) => {
+                shard.uncompressed += p.write(page).map_err(|cause| parquet_error(tmp, cause))?;
+                return Ok(());
+            }
         }
         .map_err(|e| OutputError::write(tmp, e))?;
         shard.uncompressed += self.scratch.len() as u64;
@@ -243,6 +250,10 @@ impl ShardWriter {
         let w = BufWriter::with_capacity(BUFFER_SIZE, file);
         let mut uncompressed = 0;
         let body = match (self.opts.format, self.opts.compress) {
+            (Format::Parquet, _) => Body::Parquet(Box::new(
+                ParquetShard::create(w, self.opts.zstd_level)
+                    .map_err(|cause| parquet_error(&tmp, cause))?,
+            )),
             (Format::Wet, _) => {
                 let mut w = w;
                 self.scratch.clear();
@@ -292,6 +303,10 @@ impl ShardWriter {
                 bytes
             }
             Body::Plain(w) | Body::Members(w) => seal(w, &tmp)?,
+            Body::Parquet(p) => {
+                let w = p.finish().map_err(|cause| parquet_error(&tmp, cause))?;
+                seal(w, &tmp)?
+            }
             Body::Gzip(mut enc) => {
                 let w = compress_pending_into(&mut enc, &mut self.pending)
                     .and_then(|()| enc.finish())
@@ -324,7 +339,7 @@ fn compress_pending(body: &mut Body, pending: &mut Vec<u8>) -> std::io::Result<(
     match body {
         Body::Gzip(enc) => compress_pending_into(enc, pending),
         Body::Zstd(enc) => compress_pending_into(enc, pending),
-        Body::Plain(_) | Body::Members(_) | Body::Text(_) => Ok(()),
+        Body::Plain(_) | Body::Members(_) | Body::Text(_) | Body::Parquet(_) => Ok(()),
     }
 }
 
@@ -332,6 +347,23 @@ fn compress_pending_into(w: &mut impl Write, pending: &mut Vec<u8>) -> std::io::
     let written = w.write_all(pending);
     pending.clear();
     written
+}
+
+/// A Parquet encoding failure (an I/O error inside the Parquet writer stays an I/O error).
+fn parquet_error(tmp: &Path, cause: ::parquet::errors::ParquetError) -> OutputError {
+    match cause {
+        ::parquet::errors::ParquetError::External(e) => match e.downcast::<std::io::Error>() {
+            Ok(io) => OutputError::write(tmp, *io),
+            Err(e) => OutputError::Parquet {
+                path: tmp.to_path_buf(),
+                cause: ::parquet::errors::ParquetError::External(e),
+            },
+        },
+        cause => OutputError::Parquet {
+            path: tmp.to_path_buf(),
+            cause,
+        },
+    }
 }
 
 /// Flush `w`, sync the file's data to disk, and return its length.

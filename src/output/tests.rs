@@ -18,7 +18,17 @@ fn page(i: u64, text: &str) -> PageRecord {
         } else {
             Some(format!("Title {i}"))
         },
+        html_title: Some(format!("Title {i} | Site")),
+        author: (i % 2 == 1).then(|| format!("Author {i}")),
+        date_published: (i % 3 == 1).then(|| "2024-05-06".into()),
+        site_name: Some("Site".into()),
         lang: if i % 2 == 0 { Some("en".into()) } else { None },
+        lang_score: if i % 2 == 0 {
+            Some(0.5 + (i % 50) as f32 / 100.0)
+        } else {
+            None
+        },
+        html_lang: (i % 4 == 0).then(|| "en-US".into()),
         page_type: ["article", "forum", "product", "other"][i as usize % 4].into(),
         charset: "UTF-8".into(),
         charset_source: "meta".into(),
@@ -26,6 +36,7 @@ fn page(i: u64, text: &str) -> PageRecord {
         source: "in/CC-MAIN-x.warc.gz".into(),
         offset: i * 1000,
         truncated: i % 5 == 4,
+        ..PageRecord::default()
     }
 }
 
@@ -430,23 +441,34 @@ fn wet_records_are_well_framed_with_exact_lengths_and_digests() {
         )));
         assert!(fields.contains("source: in/CC-MAIN-x.warc.gz\r\n"));
         for r in records {
+            // The detected language, as ISO 639-3, where the page has one.
+            let lang = input
+                .iter()
+                .find(|p| p.url == r.get("WARC-Target-URI"))
+                .and_then(|p| p.lang.as_deref())
+                .and_then(crate::lang::iso639_3);
+            let mut want = vec![
+                "WARC-Type",
+                "WARC-Target-URI",
+                "WARC-Date",
+                "WARC-Record-ID",
+                "WARC-Refers-To",
+                "WARC-Block-Digest",
+            ];
+            if lang.is_some() {
+                want.push("WARC-Identified-Content-Language");
+            }
+            want.extend(["WARC-Page-Type", "Content-Type", "Content-Length"]);
             assert_eq!(
                 r.headers
                     .iter()
                     .map(|(n, _)| n.as_str())
                     .collect::<Vec<_>>(),
-                [
-                    "WARC-Type",
-                    "WARC-Target-URI",
-                    "WARC-Date",
-                    "WARC-Record-ID",
-                    "WARC-Refers-To",
-                    "WARC-Block-Digest",
-                    "WARC-Page-Type",
-                    "Content-Type",
-                    "Content-Length"
-                ]
+                want
             );
+            if let Some(code) = lang {
+                assert_eq!(r.get("WARC-Identified-Content-Language"), code);
+            }
             assert_eq!(r.get("WARC-Type"), "conversion");
             assert_eq!(r.get("Content-Type"), "text/plain");
             back.push(r);
@@ -538,6 +560,8 @@ proptest! {
         title in proptest::option::of("\\PC{0,20}"),
         url in "[ -~]{0,30}",
         lang in proptest::option::of("[\x00-\x7f]{0,8}"),
+        score in proptest::option::of(0.0f32..=1.0),
+        author in proptest::option::of("\\PC{0,20}"),
         offset in any::<u64>(),
         truncated in any::<bool>(),
     ) {
@@ -545,6 +569,8 @@ proptest! {
         p.title = title;
         p.url = url;
         p.lang = lang;
+        p.lang_score = score.map(|s| (s * 100.0).round() / 100.0);
+        p.author = author;
         p.offset = offset;
         p.truncated = truncated;
         let mut line = Vec::new();

@@ -12,6 +12,7 @@
 //! WARC-Record-ID: <urn:uuid:…-5…>\r\n
 //! WARC-Refers-To: <original WARC-Record-ID>\r\n
 //! WARC-Block-Digest: sha1:<base32 of SHA-1 of the block>\r\n
+//! WARC-Identified-Content-Language: <detected language, ISO 639-3> (when detected)\r\n
 //! WARC-Page-Type: <article, forum, product, ...>\r\n
 //! Content-Type: text/plain\r\n
 //! Content-Length: <bytes in the block>\r\n
@@ -36,9 +37,10 @@
 //!   `WARC-Refers-To` that is not already `<…>` gets its angle brackets.
 //! - `WARC-Page-Type` is warcsift's own field (WARC 1.0 §4 lets a record carry fields of its
 //!   own, and readers keep them): the page's type as [`PageRecord::page_type`] names it.
-//! - `WARC-Identified-Content-Language` is **not** written: in CC it is the *identified*
-//!   language (CLD2, ISO 639-3), while [`PageRecord::lang`] is the *declared* `<html lang>`
-//!   in BCP 47 form; putting one under the other's name would mislead filters that trust it.
+//! - `WARC-Identified-Content-Language` is the *detected* language of the text
+//!   ([`PageRecord::lang`], [`crate::lang`]) as ISO 639-3, the form Common Crawl writes
+//!   (`eng`, `deu`; CC lists up to three, comma-separated, we give one); left out when no
+//!   language was detected. The declared `<html lang>` is not written.
 
 use flate2::write::GzEncoder;
 use sha1::{Digest, Sha1};
@@ -112,20 +114,22 @@ pub fn conversion_record(page: &PageRecord, out: &mut Vec<u8>) {
     } else {
         format!("<{}>", page.id)
     };
-    record(
-        out,
-        &[
-            ("WARC-Type", "conversion"),
-            ("WARC-Target-URI", &page.url),
-            ("WARC-Date", &page.date),
-            ("WARC-Record-ID", &conversion_record_id(&page.id)),
-            ("WARC-Refers-To", &refers_to),
-            ("WARC-Block-Digest", &block_digest(&block)),
-            ("WARC-Page-Type", &page.page_type),
-            ("Content-Type", "text/plain"),
-        ],
-        &block,
-    );
+    let record_id = conversion_record_id(&page.id);
+    let digest = block_digest(&block);
+    let mut headers = vec![
+        ("WARC-Type", "conversion"),
+        ("WARC-Target-URI", page.url.as_str()),
+        ("WARC-Date", page.date.as_str()),
+        ("WARC-Record-ID", record_id.as_str()),
+        ("WARC-Refers-To", refers_to.as_str()),
+        ("WARC-Block-Digest", digest.as_str()),
+    ];
+    if let Some(code) = page.lang.as_deref().and_then(crate::lang::iso639_3) {
+        headers.push(("WARC-Identified-Content-Language", code));
+    }
+    headers.push(("WARC-Page-Type", page.page_type.as_str()));
+    headers.push(("Content-Type", "text/plain"));
+    record(out, &headers, &block);
 }
 
 /// Append the uncompressed `warcinfo` record that opens the shard `file_name`, whose first

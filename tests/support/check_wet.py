@@ -16,6 +16,7 @@ Reads FILE with warcio (required) and, when importable, fastwarc, and checks:
 Prints one JSON object on stdout:
   {"records": N, "conversion": M, "digest_ok": bool, "length_ok": bool, "uris": [...],
    "page_types": [...] (each conversion record's WARC-Page-Type as warcio reads it),
+   "langs": [...] (each one's WARC-Identified-Content-Language, null where absent),
    "gzip_members": N, "fastwarc": null | {"records": N, "digest_ok": bool, "length_ok": bool},
    "problems": [...]}
 and exits 1 if any check failed (the JSON then lists the problems), 2 on bad usage or if
@@ -75,6 +76,7 @@ def read_warcio(path, problems):
                     "type": rec.rec_type,
                     "uri": h.get_header("WARC-Target-URI"),
                     "page_type": h.get_header("WARC-Page-Type"),
+                    "lang": h.get_header("WARC-Identified-Content-Language"),
                     "id": h.get_header("WARC-Record-ID"),
                     "length": int(h.get_header("Content-Length") or -1),
                     "block_len": len(block),
@@ -135,7 +137,7 @@ def main(argv):
     except Exception as e:  # a file warcio cannot read is a failed check, said plainly
         error = "warcio cannot read %s: %s: %s" % (path, type(e).__name__, " ".join(str(e).split()))
         print(json.dumps({"records": 0, "conversion": 0, "digest_ok": False,
-                          "length_ok": False, "uris": [], "page_types": [], "gzip_members": 0,
+                          "length_ok": False, "uris": [], "page_types": [], "langs": [], "gzip_members": 0,
                           "fastwarc": None, "problems": problems + [error]}))
         return 1
 
@@ -183,6 +185,7 @@ def main(argv):
         "length_ok": length_ok,
         "uris": uris,
         "page_types": [r["page_type"] for r in records if r["type"] == "conversion"],
+        "langs": [r["lang"] for r in records if r["type"] == "conversion"],
         "gzip_members": len(members),
         "fastwarc": fast,
         "problems": problems,

@@ -1,0 +1,1060 @@
+//! Page metadata for corpus builders: the headline (not the `<title>` tag with its site
+//! suffix), author, publication date (ISO 8601), description, site name and canonical URL.
+//!
+//! Takes the [`Doc`] (its `<meta>` pairs, canonical link, `<time>` elements, `<h1>`,
+//! element idents and JSON-LD scripts); gives a [`Metadata`]. Sources, best first:
+//!
+//! | field            | from |
+//! |------------------|------|
+//! | `title`          | JSON-LD `headline` of the main entity, `og:title`, `twitter:title`, Dublin Core / citation title, the first `<h1>`, then `<title>`; a site-name suffix (`… \| Site`) is cut |
+//! | `author`         | JSON-LD `author` (names, `@id` references resolved), `<meta name=author>` and the common CMS keys (`article:author` when not a URL, `parsely-author`, `sailthru.author`, `dc.creator`, `citation_author`, `byl`), microdata `itemprop=author`, then an element classed `author`/`byline` |
+//! | `date_published` | JSON-LD `datePublished` (then `dateCreated`, `uploadDate`), `article:published_time` and the common CMS keys, microdata `datePublished`, then the first `<time datetime>` |
+//! | `description`    | `<meta name=description>`, `og:description`, JSON-LD `description` |
+//! | `site_name`      | `og:site_name`, JSON-LD `WebSite`/publisher `name`, `application-name` |
+//! | `canonical_url`  | `<link rel=canonical>`, `og:url`, resolved against the page URL |
+//!
+//! "Main entity" is the first JSON-LD node of an article-like type (`Article`,
+//! `NewsArticle`, `BlogPosting`, ...), else of a posting, question, product, recipe or event
+//! type, else a `WebPage`, else the first node with a type.
+//!
+//! Dates are written `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` with the offset as given (`Z`,
+//! `+02:00`) when the source has a time; [`iso_date`] reads ISO 8601 and its common
+//! variants, `2024/09/11`, `11.09.2024`, RFC 2822 and written-out English dates
+//! (`September 11, 2024`, `11 Sep 2024`). A date it cannot read is left out.
+//!
+//! Cost: one pass over `Doc::meta` and the elements' idents, and one `serde_json` parse of
+//! the page's JSON-LD (usually a few KB; app state is never parsed here).
+
+use crate::doc::{DataKind, Doc};
+use crate::page_type::PageType;
+use crate::tokenize::Tag;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// `<meta>` keys (name, property or itemprop, lower-cased) that [`crate::doc`] keeps for
+/// this module, beside those it keeps for itself.
+pub const META_KEYS: &[&str] = &[
+    "author",
+    "og:site_name",
+    "og:url",
+    "twitter:title",
+    "application-name",
+    "article:author",
+    "article:published_time",
+    "og:published_time",
+    "og:article:published_time",
+    "datepublished",
+    "datecreated",
+    "date",
+    "pubdate",
+    "publishdate",
+    "publish_date",
+    "publish-date",
+    "dc.date",
+    "dc.date.issued",
+    "dc.date.created",
+    "dcterms.date",
+    "dcterms.issued",
+    "dcterms.created",
+    "dc.creator",
+    "dcterms.creator",
+    "dc.title",
+    "dcterms.title",
+    "citation_title",
+    "citation_author",
+    "citation_publication_date",
+    "citation_date",
+    "parsely-author",
+    "parsely-pub-date",
+    "parsely-title",
+    "sailthru.author",
+    "sailthru.date",
+    "sailthru.title",
+    "byl",
+    "headline",
+];
+
+/// What a page says about itself. Every field is whitespace-collapsed and non-empty, or `None`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Metadata {
+    /// The headline: the title as a person would mark it, without the site's name.
+    pub title: Option<String>,
+    /// Author name(s), several joined with `, `.
+    pub author: Option<String>,
+    /// Publication date, ISO 8601 (see the module doc).
+    pub date_published: Option<String>,
+    pub description: Option<String>,
+    pub site_name: Option<String>,
+    /// Absolute URL.
+    pub canonical_url: Option<String>,
+}
+
+/// Longest title, author list or site name kept (characters); descriptions get 4x.
+const MAX_CHARS: usize = 300;
+
+/// A headline has at most this many words (longer `<h1>`s are prose, not titles).
+const MAX_TITLE_WORDS: usize = 40;
+
+impl Metadata {
+    /// Read the metadata of `doc`, a page of type `page_type`.
+    ///
+    /// `author` and `date_published` are those of authored content: on articles, forum
+    /// threads and pages of no known type they come from every source; on products,
+    /// services, collections, listings and documentation only from a JSON-LD article-like
+    /// entity (their `<time>` elements and bylines date and sign other things: reviews,
+    /// changes, comments).
+    pub fn read(doc: &Doc, page_type: PageType) -> Metadata {
+        let ld = JsonLd::read(doc);
+        let authored = matches!(
+            page_type,
+            PageType::Article | PageType::Forum | PageType::Other
+        );
+        let meta = |keys: &[&str]| -> Option<String> {
+            keys.iter().find_map(|key| {
+                doc.meta
+                    .iter()
+                    .filter(|(k, _)| k == key)
+                    .find_map(|(_, v)| clean(v))
+            })
+        };
+        let site_name = meta(&["og:site_name"])
+            .or_else(|| ld.site_name.clone())
+            .or_else(|| meta(&["application-name"]))
+            .map(|s| cut(&s, MAX_CHARS));
+        let title = pick_title(doc, &ld, &meta, site_name.as_deref());
+        let author = ld
+            .author
+            .clone()
+            .filter(|_| authored || ld.article)
+            .or_else(|| {
+                [
+                    "author",
+                    "article:author",
+                    "parsely-author",
+                    "sailthru.author",
+                    "dc.creator",
+                    "dcterms.creator",
+                    "citation_author",
+                    "byl",
+                ]
+                .iter()
+                .filter_map(|k| meta(&[k]))
+                .find_map(|a| author_name(&a, site_name.as_deref()))
+                .filter(|_| authored)
+            })
+            .or_else(|| {
+                authored
+                    .then(|| byline(doc, site_name.as_deref()))
+                    .flatten()
+            })
+            .map(|s| cut(&s, MAX_CHARS));
+        let date_published = ld
+            .date
+            .as_deref()
+            .and_then(iso_date)
+            .filter(|_| authored || ld.article)
+            .or_else(|| {
+                if !authored {
+                    return None;
+                }
+                [
+                    "article:published_time",
+                    "og:published_time",
+                    "og:article:published_time",
+                    "datepublished",
+                    "parsely-pub-date",
+                    "sailthru.date",
+                    "citation_publication_date",
+                    "citation_date",
+                    "dc.date.issued",
+                    "dcterms.issued",
+                    "dc.date",
+                    "dcterms.date",
+                    "dc.date.created",
+                    "dcterms.created",
+                    "pubdate",
+                    "publishdate",
+                    "publish_date",
+                    "publish-date",
+                    "date",
+                    "datecreated",
+                ]
+                .iter()
+                .filter_map(|k| meta(&[k]))
+                .find_map(|d| iso_date(&d))
+            })
+            .or_else(|| ld.date_created.as_deref().and_then(iso_date))
+            .filter(|_| authored || ld.article)
+            .or_else(|| {
+                if !authored {
+                    return None;
+                }
+                doc.meta
+                    .iter()
+                    .filter(|(k, _)| k == "time")
+                    .find_map(|(_, v)| iso_date(v))
+                    .or_else(|| visible_date(doc))
+            });
+        let description = meta(&["description", "og:description"])
+            .or_else(|| ld.description.clone())
+            .map(|s| cut(&s, 4 * MAX_CHARS));
+        let canonical_url = meta(&["canonical", "og:url"])
+            .or_else(|| ld.url.clone())
+            .and_then(|u| absolute_url(&u, doc.url.as_deref()));
+        Metadata {
+            title,
+            author,
+            date_published,
+            description,
+            site_name,
+            canonical_url,
+        }
+    }
+}
+
+/// The headline: the first `<h1>` unless it reads as the site's name (then the declared
+/// titles, JSON-LD `headline` first, then `<title>`), each without a site-name suffix.
+fn pick_title(
+    doc: &Doc,
+    ld: &JsonLd,
+    meta: &impl Fn(&[&str]) -> Option<String>,
+    site: Option<&str>,
+) -> Option<String> {
+    let html = doc.title.as_deref().and_then(clean);
+    let declared = ld.headline.clone().or_else(|| {
+        meta(&[
+            "og:title",
+            "twitter:title",
+            "headline",
+            "parsely-title",
+            "sailthru.title",
+            "citation_title",
+            "dc.title",
+            "dcterms.title",
+        ])
+    });
+    let h1 = first_h1(doc).filter(|h| !h1_is_site(h, site, html.as_deref()));
+    // The <h1> where the declared titles bear it out (they contain it, or it them: a
+    // marketing tagline in the <h1> is not the page's title); else the declared title.
+    if let Some(h) = h1 {
+        let key = norm_key(&h);
+        let backed = [declared.as_deref(), html.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(norm_key)
+            .any(|d| d.contains(&key) || (!d.is_empty() && key.contains(&d)));
+        if backed || (declared.is_none() && html.is_none()) {
+            return Some(cut(&h, MAX_CHARS));
+        }
+    }
+    let title = strip_site(declared.as_deref().or(html.as_deref())?, site, None);
+    Some(cut(&title, MAX_CHARS)).filter(|t| !t.is_empty())
+}
+
+/// Whether an `<h1>` is the site's name or logo rather than the page's headline: it is the
+/// site name, or the `<title>` is it plus a longer part (`Blog name: Post title`).
+fn h1_is_site(h1: &str, site: Option<&str>, html: Option<&str>) -> bool {
+    let key = norm_key(h1);
+    if key.is_empty() {
+        return true;
+    }
+    if site.is_some_and(|s| norm_key(s) == key) {
+        return true;
+    }
+    let Some(html) = html else {
+        return false;
+    };
+    let words = h1.split_whitespace().count();
+    for sep in SEPARATORS.iter().chain(&[": "]) {
+        let parts: Vec<&str> = html.split(sep).map(str::trim).collect();
+        if parts.len() < 2 {
+            continue;
+        }
+        let (first, last) = (parts[0], parts[parts.len() - 1]);
+        let rest_words = |skip_first: bool| {
+            let rest = if skip_first {
+                &parts[1..]
+            } else {
+                &parts[..parts.len() - 1]
+            };
+            rest.iter()
+                .map(|p| p.split_whitespace().count())
+                .sum::<usize>()
+        };
+        if norm_key(first) == key && rest_words(true) > words {
+            return true;
+        }
+        if norm_key(last) == key && rest_words(false) > words && words <= 4 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Text of the first visible `<h1>` with 1 to [`MAX_TITLE_WORDS`] words.
+fn first_h1(doc: &Doc) -> Option<String> {
+    let mut tried = 0;
+    for e in doc.elements.iter().filter(|e| e.tag == Tag::H1) {
+        tried += 1;
+        if tried > 4 {
+            break;
+        }
+        let text = element_text(doc, e.seg_start, e.seg_end);
+        // Sphinx and MkDocs end headings with a permalink sign.
+        let text = text.trim_end_matches(['¶', '#', '§', ' ']).to_string();
+        let words = text.split_whitespace().count();
+        if (1..=MAX_TITLE_WORDS).contains(&words) {
+            return Some(text);
+        }
+    }
+    None
+}
+
+/// Visible text of `segments[from..to]`, words joined by single spaces.
+fn element_text(doc: &Doc, from: u32, to: u32) -> String {
+    let mut out = String::new();
+    let segs = doc.segments.get(from as usize..to as usize).unwrap_or(&[]);
+    let mut prev: Option<&crate::doc::Segment> = None;
+    for s in segs.iter().filter(|s| !s.hidden) {
+        if let Some(p) = prev {
+            if p.space_after || s.space_before || p.block != s.block || p.line != s.line {
+                out.push(' ');
+            }
+        }
+        out.push_str(doc.seg_text(s));
+        prev = Some(s);
+        if out.len() > 4 * MAX_CHARS {
+            break;
+        }
+    }
+    out
+}
+
+/// Separators between a headline and the site's name in titles.
+const SEPARATORS: &[&str] = &[
+    " | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " • ", " ~ ", " : ",
+];
+
+/// `title` without a site-name part at its end (or start): the part that is the site's
+/// name (or the page's host), or, where the `<h1>` is one of the parts, that part.
+fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
+    let title = title.trim();
+    let Some(sep) = SEPARATORS.iter().find(|s| title.contains(*s)) else {
+        return title.to_string();
+    };
+    let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
+    if let Some(h1) = h1 {
+        let key = norm_key(h1);
+        if let Some(p) = parts.iter().find(|p| norm_key(p) == key) {
+            return (*p).to_string();
+        }
+    }
+    let is_site = |p: &str| {
+        let k = norm_key(p);
+        !k.is_empty()
+            && site.is_some_and(|s| {
+                let s = norm_key(s);
+                k == s || (s.len() > 3 && (k.contains(&s) || s.contains(&k)))
+            })
+    };
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() >= 2 && is_site(last) {
+        return parts[..parts.len() - 1].join(sep);
+    }
+    if parts.len() >= 2 && is_site(first) {
+        return parts[1..].join(sep);
+    }
+    // Three parts or more between pipes: "Headline | Section | Site".
+    if parts.len() >= 3 && *sep == " | " {
+        return first.to_string();
+    }
+    // A last part that names a kind of site ("… — Flask Documentation (3.1.x)").
+    let lower = last.to_lowercase();
+    if parts.len() >= 2
+        && [
+            "documentation",
+            "docs",
+            "blog",
+            "forum",
+            "community",
+            ".com",
+            "wiki",
+            "news",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+        && !first.to_lowercase().contains("documentation")
+    {
+        return parts[..parts.len() - 1].join(sep);
+    }
+    // No site name known: a last part of one to three words after a longer head is the
+    // site's name far more often than part of the headline.
+    let words = |p: &str| p.split_whitespace().count();
+    if parts.len() >= 2
+        && matches!(
+            *sep,
+            " | " | " - " | " – " | " — " | " :: " | " · " | " » " | " • "
+        )
+        && words(last) <= 3
+        && words(&parts[..parts.len() - 1].join(" ")) >= 3
+    {
+        return parts[..parts.len() - 1].join(sep);
+    }
+    title.to_string()
+}
+
+/// Lower-cased letters and digits only: for comparing titles and names.
+fn norm_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// An author value as a name: not a URL, not the site's name, not an e-mail address, at
+/// most twelve words, with a leading "By" removed.
+fn author_name(v: &str, site: Option<&str>) -> Option<String> {
+    let v = v.trim();
+    if v.starts_with("http://") || v.starts_with("https://") || v.starts_with('/') {
+        return None;
+    }
+    let v = strip_by(v);
+    let words = v.split_whitespace().count();
+    if words == 0 || words > 12 || v.contains('@') && !v.contains(' ') {
+        return None;
+    }
+    if site.is_some_and(|s| norm_key(s) == norm_key(v)) {
+        return None;
+    }
+    clean(v)
+}
+
+/// `v` without a leading "By" / "by:" / "Written by".
+fn strip_by(v: &str) -> &str {
+    let v = v.trim();
+    for prefix in ["written by", "posted by", "by:", "by", "von", "par", "por"] {
+        if v.len() > prefix.len() + 1
+            && v.is_char_boundary(prefix.len())
+            && v[..prefix.len()].eq_ignore_ascii_case(prefix)
+        {
+            let rest = &v[prefix.len()..];
+            if rest.starts_with([' ', ':', '\u{a0}']) {
+                return rest.trim_start_matches([' ', ':', '\u{a0}']).trim();
+            }
+        }
+    }
+    v
+}
+
+/// The author from the page body: the first element whose `id`/`class`/`itemprop` words
+/// name an author or byline (`author`, `byline`, `wp-block-post-author__name`, forum
+/// `username`s; not avatars, bios or comment authors) and whose text reads as a name: one
+/// to six words after an optional "By", no digits, no label such as "Author" alone.
+fn byline(doc: &Doc, site: Option<&str>) -> Option<String> {
+    let marked = |_: &crate::doc::Element, ident: &str| {
+        let mut hit = false;
+        for w in ident.split_whitespace() {
+            if BYLINE_SKIP.iter().any(|s| w.contains(s)) {
+                return false;
+            }
+            hit |= w.contains("author")
+                || w.contains("byline")
+                || matches!(
+                    w,
+                    "username" | "username-coloured" | "message-name" | "creator" | "poster"
+                );
+        }
+        hit
+    };
+    first_marked(doc, marked, |text| {
+        let name = strip_by(text);
+        let words = name.split_whitespace().count();
+        let label = matches!(
+            name.to_lowercase().trim_end_matches(':'),
+            "author" | "authors" | "by" | "written by" | "posted by" | "about the author"
+        );
+        if (1..=6).contains(&words)
+            && !label
+            && !name.chars().any(|c| c.is_ascii_digit())
+            && !name.contains(['|', '/', '©', '@'])
+        {
+            author_name(name, site)
+        } else {
+            None
+        }
+    })
+}
+
+/// What `read` makes of the text of the first of the page's visible elements that
+/// `marked` picks (by element and ident words) and `read` accepts; at most
+/// [`MARKED_TRIES`] marked elements are tried.
+fn first_marked<T>(
+    doc: &Doc,
+    marked: impl Fn(&crate::doc::Element, &str) -> bool,
+    read: impl Fn(&str) -> Option<T>,
+) -> Option<T> {
+    let mut tried = 0;
+    for e in &doc.elements {
+        if e.hidden || e.seg_start == e.seg_end || !marked(e, doc.ident(e)) {
+            continue;
+        }
+        tried += 1;
+        if tried > MARKED_TRIES {
+            return None;
+        }
+        if let Some(v) = read(&element_text(doc, e.seg_start, e.seg_end)) {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Marked elements (bylines, dates) tried per page at most.
+const MARKED_TRIES: usize = 24;
+
+/// Ident words that mark an element near an author that is not the byline.
+const BYLINE_SKIP: &[&str] = &[
+    "avatar",
+    "image",
+    "img",
+    "photo",
+    "bio",
+    "description",
+    "social",
+    "comment",
+    "about",
+    "follow",
+    "more",
+    "related",
+    "title",
+    "label",
+    "box",
+];
+
+/// A date written in the page near its byline: the text of a `<time>` or of an element
+/// classed like a date (`date`, `published`, `post-date`, `timestamp`, `byline`, `meta`),
+/// of at most twelve words, that [`iso_date`] reads.
+fn visible_date(doc: &Doc) -> Option<String> {
+    let marked = |e: &crate::doc::Element, ident: &str| {
+        e.tag == Tag::Time
+            || ident.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+                matches!(
+                    w,
+                    "date"
+                        | "published"
+                        | "pubdate"
+                        | "posted"
+                        | "timestamp"
+                        | "byline"
+                        | "dateline"
+                        | "datetime"
+                        | "time"
+                )
+            })
+    };
+    first_marked(doc, marked, |text| {
+        if text.split_whitespace().count() > 12 {
+            return None;
+        }
+        iso_date(text)
+    })
+}
+
+/// Whitespace collapsed, entity references in JSON-LD strings decoded; `None` if empty.
+fn clean(s: &str) -> Option<String> {
+    let s = if s.contains('&') {
+        crate::tokenize::decode_text(s).into_owned()
+    } else {
+        s.to_string()
+    };
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!s.is_empty()).then_some(s)
+}
+
+/// At most `max` characters.
+fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].trim_end().to_string(),
+        None => s.to_string(),
+    }
+}
+
+/// `u` as an absolute http(s) URL, resolved against `base` when relative.
+fn absolute_url(u: &str, base: Option<&str>) -> Option<String> {
+    let u = u.trim();
+    if u.starts_with("http://") || u.starts_with("https://") {
+        return Some(u.to_string());
+    }
+    let base = base?;
+    let scheme_end = base.find("://")? + 3;
+    let host_end = base[scheme_end..]
+        .find(['/', '?', '#'])
+        .map_or(base.len(), |i| scheme_end + i);
+    if let Some(rest) = u.strip_prefix("//") {
+        return Some(format!("{}//{rest}", &base[..scheme_end - 2]));
+    }
+    if u.starts_with('/') {
+        return Some(format!("{}{u}", &base[..host_end]));
+    }
+    None
+}
+
+/// What the page's JSON-LD says, from its main entity and site nodes.
+#[derive(Debug, Default)]
+struct JsonLd {
+    /// The main entity is of an article-like type.
+    article: bool,
+    headline: Option<String>,
+    author: Option<String>,
+    date: Option<String>,
+    date_created: Option<String>,
+    description: Option<String>,
+    site_name: Option<String>,
+    url: Option<String>,
+}
+
+/// JSON values visited per page at most.
+const MAX_NODES: usize = 20_000;
+
+/// Main-entity types, best first (each group in turn).
+const ARTICLE_TYPES: &[&str] = &[
+    "article",
+    "newsarticle",
+    "blogposting",
+    "reportagenewsarticle",
+    "analysisnewsarticle",
+    "opinionnewsarticle",
+    "techarticle",
+    "scholarlyarticle",
+    "report",
+    "socialmediaposting",
+    "liveblogposting",
+    "medicalwebpage",
+    "review",
+    "howto",
+    "recipe",
+];
+const OTHER_TYPES: &[&str] = &[
+    "discussionforumposting",
+    "question",
+    "qapage",
+    "product",
+    "event",
+    "course",
+    "videoobject",
+    "podcastepisode",
+    "creativework",
+    "book",
+    "faqpage",
+];
+
+impl JsonLd {
+    fn read(doc: &Doc) -> JsonLd {
+        let values: Vec<Value> = doc
+            .data
+            .iter()
+            .filter(|d| d.kind == DataKind::JsonLd)
+            .filter_map(|d| serde_json::from_str::<Value>(&d.json).ok())
+            .collect();
+        JsonLd::of(&values)
+    }
+
+    fn of<'a>(values: &'a [Value]) -> JsonLd {
+        let mut nodes: Vec<&'a Map<String, Value>> = Vec::new();
+        let mut budget = MAX_NODES;
+        for v in values {
+            collect_nodes(v, &mut nodes, &mut budget);
+        }
+        let mut by_id: HashMap<&'a str, &'a Map<String, Value>> = HashMap::new();
+        for n in &nodes {
+            if let Some(id) = n.get("@id").and_then(Value::as_str) {
+                // The node with the most keys wins (a bare {"@id"} is a reference).
+                let better = by_id.get(id).is_none_or(|have| have.len() < n.len());
+                if better {
+                    by_id.insert(id, n);
+                }
+            }
+        }
+        let typed = |group: &[&str]| {
+            nodes
+                .iter()
+                .copied()
+                .find(|n| types(n).iter().any(|t| group.contains(&t.as_str())) && n.len() > 2)
+        };
+        let main = typed(ARTICLE_TYPES)
+            .or_else(|| typed(OTHER_TYPES))
+            .or_else(|| typed(&["webpage", "itempage", "profilepage", "aboutpage"]))
+            .or_else(|| nodes.iter().copied().find(|n| n.contains_key("@type")));
+        let resolve = |v: &'a Value| resolve(&by_id, v);
+        let mut out = JsonLd::default();
+        let str_of = |m: &Map<String, Value>, k: &str| -> Option<String> {
+            match m.get(k)? {
+                Value::String(s) => clean(s),
+                Value::Array(a) => a.iter().find_map(|v| v.as_str().and_then(clean)),
+                Value::Object(o) => o.get("@value").and_then(Value::as_str).and_then(clean),
+                _ => None,
+            }
+        };
+        if let Some(m) = main {
+            out.article = types(m).iter().any(|t| ARTICLE_TYPES.contains(&t.as_str()));
+            let is_page = types(m).iter().any(|t| t.ends_with("page"));
+            out.headline = str_of(m, "headline").or_else(|| {
+                // A page's `name` is usually its <title>, suffix and all: only for
+                // non-page main entities.
+                let other = types(m).iter().any(|t| OTHER_TYPES.contains(&t.as_str()));
+                (!is_page && other).then(|| str_of(m, "name")).flatten()
+            });
+            out.date = str_of(m, "datePublished").or_else(|| str_of(m, "uploadDate"));
+            out.date_created = str_of(m, "dateCreated");
+            out.description = str_of(m, "description");
+            out.url = str_of(m, "url").filter(|u| u.starts_with("http"));
+            if let Some(a) = m.get("author").or_else(|| m.get("creator")) {
+                out.author = author_of(a, &resolve);
+            }
+            if out.date.is_none() {
+                // Yoast puts the date on the WebPage and the author on the Article.
+                out.date = nodes
+                    .iter()
+                    .find(|n| types(n).iter().any(|t| t == "webpage"))
+                    .and_then(|n| str_of(n, "datePublished"));
+            }
+            if out.site_name.is_none() {
+                out.site_name = m
+                    .get("publisher")
+                    .and_then(resolve)
+                    .and_then(|p| str_of(p, "name"));
+            }
+        }
+        if out.author.is_none() {
+            // An article node of another type than the main (a WebPage main entity).
+            out.author = nodes
+                .iter()
+                .filter(|n| {
+                    types(n).iter().any(|t| {
+                        ARTICLE_TYPES.contains(&t.as_str()) || OTHER_TYPES.contains(&t.as_str())
+                    })
+                })
+                .find_map(|n| n.get("author").and_then(|a| author_of(a, &resolve)));
+        }
+        let site = nodes
+            .iter()
+            .find(|n| types(n).iter().any(|t| t == "website"))
+            .and_then(|n| str_of(n, "name"));
+        out.site_name = site.or(out.site_name);
+        out
+    }
+}
+
+/// `v` as an object, a bare `{"@id": ...}` reference replaced by the node it names.
+fn resolve<'a>(
+    by_id: &HashMap<&'a str, &'a Map<String, Value>>,
+    v: &'a Value,
+) -> Option<&'a Map<String, Value>> {
+    let m = v.as_object()?;
+    match m.get("@id").and_then(Value::as_str) {
+        Some(id) if m.len() <= 2 => by_id.get(id).copied().or(Some(m)),
+        _ => Some(m),
+    }
+}
+
+/// Names of an `author` value: a string, a Person/Organization (by `@id` too) or a list.
+fn author_of<'a>(
+    v: &'a Value,
+    resolve: &impl Fn(&'a Value) -> Option<&'a Map<String, Value>>,
+) -> Option<String> {
+    let mut names: Vec<String> = Vec::new();
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().take(12).collect(),
+        other => vec![other],
+    };
+    for item in items {
+        let name = match item {
+            Value::String(s) => author_name(s, None),
+            Value::Object(_) => resolve(item)
+                .filter(|m| {
+                    !types(m)
+                        .iter()
+                        .any(|t| t == "organization" || t == "corporation")
+                })
+                .and_then(|m| m.get("name"))
+                .and_then(|n| match n {
+                    Value::String(s) => Some(s.as_str()),
+                    Value::Array(a) => a.first().and_then(Value::as_str),
+                    _ => None,
+                })
+                .and_then(|s| author_name(s, None)),
+            _ => None,
+        };
+        if let Some(n) = name {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+    }
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// Lower-cased `@type` names of a node, without URL prefixes.
+fn types(n: &Map<String, Value>) -> Vec<String> {
+    let one = |t: &str| {
+        let t = t.trim();
+        t.rsplit(['/', '#', ':'])
+            .next()
+            .unwrap_or(t)
+            .to_ascii_lowercase()
+    };
+    match n.get("@type") {
+        Some(Value::String(t)) => vec![one(t)],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(one).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every JSON object under `v` (`@graph` and nested ones included), in document order.
+fn collect_nodes<'a>(v: &'a Value, out: &mut Vec<&'a Map<String, Value>>, budget: &mut usize) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        match v {
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(m) => {
+                out.push(m);
+                let children: Vec<&Value> = m
+                    .values()
+                    .filter(|c| c.is_object() || c.is_array())
+                    .collect();
+                stack.extend(children.into_iter().rev());
+            }
+            _ => {}
+        }
+    }
+}
+
+const MONTHS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// A date as ISO 8601 (`YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` plus the offset as given),
+/// from ISO 8601 and its common variants, `YYYY/MM/DD`, `DD.MM.YYYY`, `YYYYMMDD`, RFC 2822
+/// and English month names (`September 11, 2024`, `11 Sep 2024`). `None` when unreadable or
+/// outside 1990-2100.
+pub fn iso_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    let b = s.as_bytes();
+    let digits = |from: usize, n: usize| -> Option<u32> {
+        let part = s.get(from..from + n)?;
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())
+            .flatten()
+    };
+    let valid = |y: u32, m: u32, d: u32| {
+        (1990..=2100).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d)
+    };
+    // YYYY-MM-DD[THH:MM[:SS][.fff][Z|±HH[:]MM]], also with '/' or '.' and a space for 'T'.
+    if let (Some(y), Some(&sep)) = (digits(0, 4), b.get(4)) {
+        if matches!(sep, b'-' | b'/' | b'.') {
+            if let (Some(m), Some(d)) = (digits(5, 2), digits(8, 2)) {
+                if b.get(7) == Some(&sep) && valid(y, m, d) {
+                    let date = format!("{y:04}-{m:02}-{d:02}");
+                    return Some(match time_part(s.get(10..).unwrap_or("")) {
+                        Some(t) => format!("{date}T{t}"),
+                        None => date,
+                    });
+                }
+            }
+        }
+        // YYYYMMDD
+        if b.len() == 8 {
+            if let (Some(m), Some(d)) = (digits(4, 2), digits(6, 2)) {
+                if valid(y, m, d) {
+                    return Some(format!("{y:04}-{m:02}-{d:02}"));
+                }
+            }
+        }
+    }
+    // DD.MM.YYYY or DD/MM/YYYY (day first: the European order; the US one is ambiguous
+    // and left to the month-name forms).
+    if let (Some(d), Some(m), Some(y)) = (digits(0, 2), digits(3, 2), digits(6, 4)) {
+        if b.get(2) == Some(&b'.') && b.get(5) == Some(&b'.') && valid(y, m, d) {
+            return Some(format!("{y:04}-{m:02}-{d:02}"));
+        }
+    }
+    // Month names: "September 11, 2024", "11 Sep 2024", "Wed, 11 Sep 2024 10:00:00 GMT".
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .take(8)
+        .collect();
+    let month = words.iter().position(|w| {
+        let w = w.trim_end_matches('.').to_ascii_lowercase();
+        w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m))
+    })?;
+    let m = {
+        let w = words[month].to_ascii_lowercase();
+        MONTHS.iter().position(|x| w.starts_with(x))? as u32 + 1
+    };
+    let num = |w: &str| -> Option<u32> {
+        let w = w.trim_end_matches(['.', 's', 't', 'h', 'n', 'd', 'r']);
+        (!w.is_empty() && w.len() <= 4 && w.bytes().all(|c| c.is_ascii_digit()))
+            .then(|| w.parse().ok())
+            .flatten()
+    };
+    let around: Vec<u32> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i.abs_diff(month) <= 2 && *i != month)
+        .filter_map(|(_, w)| num(w))
+        .collect();
+    let y = *around.iter().find(|&&n| n >= 1000)?;
+    let d = *around.iter().find(|&&n| (1..=31).contains(&n))?;
+    valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// The time after an ISO date (`THH:MM[:SS][.fff][Z|±HH[:]MM]`) as `HH:MM:SS` plus the
+/// offset (`Z` or `±HH:MM`); `None` when there is none, or it is midnight without an offset
+/// (a date-only value padded by its CMS).
+fn time_part(t: &str) -> Option<String> {
+    let t = t.strip_prefix(['T', ' '])?;
+    let b = t.as_bytes();
+    let two = |i: usize| -> Option<u32> {
+        let p = t.get(i..i + 2)?;
+        p.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| p.parse().ok())
+            .flatten()
+    };
+    let (h, mi) = (two(0)?, two(3)?);
+    if b.get(2) != Some(&b':') || h > 23 || mi > 59 {
+        return None;
+    }
+    let mut i = 5;
+    let mut sec = 0;
+    if b.get(5) == Some(&b':') {
+        sec = two(6)?.min(59);
+        i = 8;
+        if b.get(8) == Some(&b'.') {
+            i = 9;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+    }
+    let offset = match b.get(i) {
+        Some(b'Z') | Some(b'z') => "Z".to_string(),
+        Some(&c @ (b'+' | b'-')) => {
+            let oh = two(i + 1)?;
+            let om = if b.get(i + 3) == Some(&b':') {
+                two(i + 4)?
+            } else {
+                two(i + 3).unwrap_or(0)
+            };
+            format!("{}{oh:02}:{om:02}", c as char)
+        }
+        _ => String::new(),
+    };
+    if h == 0 && mi == 0 && sec == 0 && offset.is_empty() {
+        return None;
+    }
+    Some(format!("{h:02}:{mi:02}:{sec:02}{offset}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_common_shapes() {
+        let cases = [
+            ("2024-09-11", Some("2024-09-11")),
+            (
+                "2024-09-11T10:20:30+02:00",
+                Some("2024-09-11T10:20:30+02:00"),
+            ),
+            ("2024-09-11T10:20:30.123Z", Some("2024-09-11T10:20:30Z")),
+            ("2024-09-11 10:20", Some("2024-09-11T10:20:00")),
+            ("2024-09-11T00:00:00", Some("2024-09-11")),
+            (
+                "2024-09-11T10:20:30+0530",
+                Some("2024-09-11T10:20:30+05:30"),
+            ),
+            ("2024/9/11", None),
+            ("2024/09/11", Some("2024-09-11")),
+            ("20240911", Some("2024-09-11")),
+            ("11.09.2024", Some("2024-09-11")),
+            ("September 11, 2024", Some("2024-09-11")),
+            ("11 Sep 2024", Some("2024-09-11")),
+            ("Wed, 11 Sep 2024 10:00:00 GMT", Some("2024-09-11")),
+            ("Sept. 3rd, 2023", Some("2023-09-03")),
+            ("yesterday", None),
+            ("2024-13-01", None),
+            ("", None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(iso_date(input).as_deref(), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn titles_lose_the_site_suffix() {
+        assert_eq!(
+            strip_site("A plan | Gazette", Some("The Gazette"), None),
+            "A plan"
+        );
+        assert_eq!(
+            strip_site("Gazette - A plan for it", Some("Gazette"), None),
+            "A plan for it"
+        );
+        assert_eq!(
+            strip_site("River plan approved - Daily News", None, None),
+            "River plan approved"
+        );
+        assert_eq!(strip_site("Why - and how", None, None), "Why - and how");
+        assert_eq!(strip_site("Big | News | Site", None, Some("News")), "News");
+    }
+
+    #[test]
+    fn metadata_from_json_ld_meta_and_markup() {
+        let html = r##"<html><head><title>River plan approved | The Gazette</title>
+            <meta property="og:site_name" content="The Gazette">
+            <meta name="description" content="The council approved it.">
+            <link rel="canonical" href="/news/river">
+            <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+              {"@type":"WebSite","@id":"#site","name":"The Gazette"},
+              {"@type":"WebPage","name":"River plan approved | The Gazette","datePublished":"2024-03-01T08:00:00+00:00"},
+              {"@type":"NewsArticle","headline":"River plan approved","author":{"@id":"#p1"}},
+              {"@type":"Person","@id":"#p1","name":"Ann Lee"}]}</script>
+            </head><body><h1>River plan approved</h1><p>Text.</p></body></html>"##;
+        let mut doc = Doc::parse(html);
+        doc.url = Some("https://gazette.example/x?y".into());
+        let m = Metadata::read(&doc, PageType::Article);
+        assert_eq!(m.title.as_deref(), Some("River plan approved"));
+        assert_eq!(m.author.as_deref(), Some("Ann Lee"));
+        assert_eq!(
+            m.date_published.as_deref(),
+            Some("2024-03-01T08:00:00+00:00")
+        );
+        assert_eq!(m.description.as_deref(), Some("The council approved it."));
+        assert_eq!(m.site_name.as_deref(), Some("The Gazette"));
+        assert_eq!(
+            m.canonical_url.as_deref(),
+            Some("https://gazette.example/news/river")
+        );
+    }
+
+    #[test]
+    fn metadata_from_markup_only() {
+        let html = r#"<html><head><title>How to fix it - Fixers</title>
+            <meta name="author" content="https://example.com/ann"></head><body>
+            <h1>How to fix it</h1><div class="byline">By Ann Lee</div>
+            <time datetime="2023-05-06">May 6</time><p>Text.</p></body></html>"#;
+        let m = Metadata::read(&Doc::parse(html), PageType::Article);
+        assert_eq!(m.title.as_deref(), Some("How to fix it"));
+        assert_eq!(m.author.as_deref(), Some("Ann Lee"));
+        assert_eq!(m.date_published.as_deref(), Some("2023-05-06"));
+        assert_eq!(m.site_name, None);
+    }
+}
