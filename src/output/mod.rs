@@ -179,7 +179,7 @@ pub enum Format {
     Wet,
     /// One `.txt` per page in a directory per shard, for inspection.
     Text,
-    /// Apache Parquet, the JSONL fields as columns, zstd (see [`parquet`]).
+    /// Apache Parquet, the JSONL fields as columns, zstd, one row group per ~128 MiB (docs/corpus.md).
     Parquet,
 }
 
