@@ -25,8 +25,9 @@
 //! Cost: one pass over `Doc::meta` and the elements' idents, and one `serde_json` parse of
 //! the page's JSON-LD (usually a few KB; app state is never parsed here).
 
-use crate::doc::{DataKind, Doc};
+use crate::doc::Doc;
 use crate::page_type::PageType;
+use crate::structured::Structured;
 use crate::tokenize::Tag;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -103,8 +104,8 @@ impl Metadata {
     /// services, collections, listings and documentation only from a JSON-LD article-like
     /// entity (their `<time>` elements and bylines date and sign other things: reviews,
     /// changes, comments).
-    pub fn read(doc: &Doc, page_type: PageType) -> Metadata {
-        let ld = JsonLd::read(doc);
+    pub fn read(doc: &Doc, structured: &Structured, page_type: PageType) -> Metadata {
+        let ld = JsonLd::of(&structured.json_ld);
         let authored = matches!(
             page_type,
             PageType::Article | PageType::Forum | PageType::Other
@@ -649,16 +650,6 @@ const OTHER_TYPES: &[&str] = &[
 ];
 
 impl JsonLd {
-    fn read(doc: &Doc) -> JsonLd {
-        let values: Vec<Value> = doc
-            .data
-            .iter()
-            .filter(|d| d.kind == DataKind::JsonLd)
-            .filter_map(|d| serde_json::from_str::<Value>(&d.json).ok())
-            .collect();
-        JsonLd::of(&values)
-    }
-
     fn of<'a>(values: &'a [Value]) -> JsonLd {
         let mut nodes: Vec<&'a Map<String, Value>> = Vec::new();
         let mut budget = MAX_NODES;
@@ -1030,7 +1021,7 @@ mod tests {
             </head><body><h1>River plan approved</h1><p>Text.</p></body></html>"##;
         let mut doc = Doc::parse(html);
         doc.url = Some("https://gazette.example/x?y".into());
-        let m = Metadata::read(&doc, PageType::Article);
+        let m = Metadata::read(&doc, &Structured::read(&doc), PageType::Article);
         assert_eq!(m.title.as_deref(), Some("River plan approved"));
         assert_eq!(m.author.as_deref(), Some("Ann Lee"));
         assert_eq!(
@@ -1051,7 +1042,8 @@ mod tests {
             <meta name="author" content="https://example.com/ann"></head><body>
             <h1>How to fix it</h1><div class="byline">By Ann Lee</div>
             <time datetime="2023-05-06">May 6</time><p>Text.</p></body></html>"#;
-        let m = Metadata::read(&Doc::parse(html), PageType::Article);
+        let doc = Doc::parse(html);
+        let m = Metadata::read(&doc, &Structured::read(&doc), PageType::Article);
         assert_eq!(m.title.as_deref(), Some("How to fix it"));
         assert_eq!(m.author.as_deref(), Some("Ann Lee"));
         assert_eq!(m.date_published.as_deref(), Some("2023-05-06"));

@@ -32,6 +32,9 @@ pub struct Structured {
     /// App state: strings that read as prose (at least [`APP_PROSE_CHARS`] characters with
     /// spaces, not markup or URLs), in document order.
     pub app_texts: Vec<String>,
+    /// The page's JSON-LD documents, parsed once here for every reader of them (the
+    /// metadata of [`crate::metadata`] walks them again for its own fields).
+    pub json_ld: Vec<Value>,
 }
 
 /// The shortest app-state string taken as prose.
@@ -47,7 +50,10 @@ impl Structured {
                 continue;
             };
             match d.kind {
-                DataKind::JsonLd => out.json_ld(&value, &mut budget),
+                DataKind::JsonLd => {
+                    out.json_ld(&value, &mut budget);
+                    out.json_ld.push(value);
+                }
                 DataKind::AppState => out.app_state(&value, &mut budget),
             }
         }

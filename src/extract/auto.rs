@@ -564,13 +564,8 @@ impl Auto {
 fn product_scope(doc: &Doc, top: usize, chars: &[u32], bad: &[bool]) -> Option<usize> {
     let mut e = doc.elements[top].parent as usize;
     while e != 0 {
-        let ident = doc.ident(&doc.elements[e]);
-        if ident.len() >= 18
-            && ident
-                .as_bytes()
-                .windows(18)
-                .any(|w| w.eq_ignore_ascii_case(b"schema.org/product"))
-        {
+        // Idents are lower-cased as they are read (`Doc`).
+        if doc.ident(&doc.elements[e]).contains("schema.org/product") {
             return (!bad[e] && chars[e] * 10 <= chars[0] * 7).then_some(e);
         }
         e = doc.elements[e].parent as usize;

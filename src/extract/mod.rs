@@ -254,7 +254,7 @@ pub fn extract_page_as(
     if method.falls_back_to_structured() && page_type == PageType::Product {
         add_product_description(&mut text, &info.structured);
     }
-    let meta = crate::metadata::Metadata::read(&doc, page_type);
+    let meta = crate::metadata::Metadata::read(&doc, &info.structured, page_type);
     PageText {
         text,
         title: doc.title,
