@@ -189,11 +189,14 @@ pub struct Sums {
 impl Doc {
     /// Run the tokenizer over `src` and summarise it.
     pub fn parse(src: &str) -> Doc {
-        Builder::new(src, Limits::default()).run(Tokenizer::new(src))
+        Self::parse_with(src, Limits::default())
     }
 
+    /// Segments that React streams to the end of the page are read where they belong
+    /// ([`crate::react_stream`]).
     pub fn parse_with(src: &str, limits: Limits) -> Doc {
-        Builder::new(src, limits).run(Tokenizer::new(src))
+        let src = crate::react_stream::resolve(src);
+        Builder::new(&src, limits).run(Tokenizer::new(&src))
     }
 
     /// Text of a segment.
@@ -611,7 +614,8 @@ impl<'a> Builder<'a> {
             }
         }
         if hidden && self.doc.idents.len() > start {
-            hidden = !folded_panel(self.doc.idents.get(start..).unwrap_or(""));
+            let ident = self.doc.idents.get(start..).unwrap_or("");
+            hidden = !(folded_panel(ident) || streamed_segment(ident));
         }
         (start as u32..self.doc.idents.len() as u32, hidden, href)
     }
@@ -843,7 +847,21 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// FNV-1a over the ASCII-lower-cased name of an unknown element.
+/// A segment of a page that React streams from the server (`renderToPipeableStream`, the
+/// default of Next.js and Remix): each suspended part of the page arrives later in the same
+/// response as `<div hidden id="S:4">…</div>`, and a one-line script (`$RC("B:4","S:4")`)
+/// moves it into its placeholder `<template id="B:4">` as soon as it arrives. Its text is the
+/// page's own, in the HTML every crawler receives (a store's specifications, a thread's
+/// posts); only its position differs. It counts as visible. The id is React's, `S:` and a
+/// base-36 number, and nothing else names the element.
+fn streamed_segment(ident: &str) -> bool {
+    ident.strip_prefix("s:").is_some_and(|n| {
+        !n.is_empty()
+            && n.bytes()
+                .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+    })
+}
+
 /// A hidden tab panel (`role="tabpanel"`, `tab-pane`, `tab-content`): the page's own text,
 /// one click away, that every reader of the HTML receives (a product's specifications tab,
 /// a quickstart's code in the other languages). It counts as visible. Tabs of a menu or a
@@ -1356,18 +1374,42 @@ mod tests {
         let doc = Doc::parse(&format!(
             "<body><div>Menu</div><div hidden><p>{long}</p><p style='display:none'>Popup text</p></div></body>"
         ));
-        let visible: Vec<&str> = doc
-            .segments
-            .iter()
-            .filter(|s| !s.hidden)
-            .map(|s| doc.seg_text(s))
-            .collect();
-        assert_eq!(visible, ["Menu", long.trim()]);
+        assert_eq!(visible_texts(&doc), ["Menu", long.trim()]);
         // A page that shows its text keeps its hidden parts hidden.
         let doc = Doc::parse(&format!(
             "<body><p>{long}</p><div hidden><p>{long} x</p></div></body>"
         ));
         assert!(doc.segments[1].hidden);
+    }
+
+    fn visible_texts(doc: &Doc) -> Vec<&str> {
+        doc.segments
+            .iter()
+            .filter(|s| !s.hidden)
+            .map(|s| doc.seg_text(s))
+            .collect()
+    }
+
+    #[test]
+    fn a_streamed_react_segment_is_visible() {
+        // No `$RC` call places it (the script was cut off): read where it stands.
+        let doc = Doc::parse(
+            "<body><p>Intro</p><template id=\"B:1\"></template>\
+             <div hidden id=\"S:1\"><ul><li>Hand-applied nail trim</li></ul></div>\
+             <div hidden id=\"S:\"><p>Still hidden</p></div>\
+             <div hidden id=\"s:2\" class=\"x\"><p>Hidden too</p></div></body>",
+        );
+        assert_eq!(visible_texts(&doc), ["Intro", "Hand-applied nail trim"]);
+        // Placed by its call, it is read in its placeholder's stead.
+        let doc = Doc::parse(
+            "<body><p>Intro</p><div class=\"specs\"><!--$?--><template id=\"B:1\"></template>\
+             <p>Loading</p><!--/$--></div><div hidden id=\"S:1\"><p>Nail trim</p></div>\
+             <script>$RC(\"B:1\",\"S:1\")</script></body>",
+        );
+        assert_eq!(visible_texts(&doc), ["Intro", "Nail trim"]);
+        let specs = doc.segments.iter().find(|s| doc.seg_text(s) == "Nail trim");
+        let parent = &doc.elements[specs.map_or(0, |s| s.element as usize)];
+        assert_eq!(doc.ident(&doc.elements[parent.parent as usize]), "specs");
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub mod metadata;
 pub mod output;
 pub mod page_type;
 pub mod pipeline;
+pub mod react_stream;
 pub mod record;
 pub mod records;
 pub mod resume;
