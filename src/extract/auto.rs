@@ -165,6 +165,33 @@ struct PruneBy {
     role_words: bool,
     /// A listing or collection page (see below).
     listing: bool,
+    /// A product page: its customer reviews are its comments (see [`customer_reviews`]).
+    product: bool,
+}
+
+/// Customer reviews under a product (`product-reviews`, `pdp-reviews`, and the review
+/// widgets stores embed: Bazaarvoice `bv-`/`BVRR`, Yotpo, Judge.me `jdgm`, Okendo, Stamped,
+/// Trustpilot, Loox). Readers' opinions of the product, as comments are of an article:
+/// WCXB's annotators, like trafilatura's comment filter, leave them out of a product's
+/// main text. `preview` is not a review, and testimonials are the seller's own words.
+fn customer_reviews(ident: &str) -> bool {
+    const WIDGETS: &[&str] = &[
+        "bv-",
+        "bv_",
+        "bvrr",
+        "yotpo",
+        "jdgm",
+        "okendo",
+        "oke-",
+        "stamped",
+        "trustpilot",
+        "loox",
+    ];
+    ident.split_ascii_whitespace().any(|w| {
+        w.match_indices("review")
+            .any(|(i, _)| i == 0 || w.as_bytes().get(i - 1) != Some(&b'p'))
+            || WIDGETS.iter().any(|p| w.starts_with(p))
+    })
 }
 
 /// Per-element boilerplate flag, inherited top-down.
@@ -218,7 +245,8 @@ fn prune(
             && ((by.role_words
                 && !holds_prose
                 && (r & R_STRONG != 0 || (weak_prunes && r & R_WEAK != 0 && r & R_CONTENT == 0)))
-                || (!by.keep_comments && r & R_COMMENT != 0));
+                || (!by.keep_comments
+                    && (r & R_COMMENT != 0 || (by.product && customer_reviews(ident)))));
         // A consent manager goes whatever its size (its purpose texts can be most of the
         // page); a wrapper that only names one (`cookies-accepted` on the whole page) is
         // undone by the near-empty rescue, which reads no role words.
@@ -353,6 +381,7 @@ impl Auto {
             keep_comments,
             role_words: words_prune,
             listing: lists_items(page_type),
+            product: page_type == PageType::Product,
         };
         let bad = prune(doc, by, &chars, total, &prose, &roles);
 
@@ -1060,6 +1089,45 @@ mod tests {
         let out = extract_text(&html, &Auto::default()).text;
         assert!(out.contains("sheet pan chicken"), "{out}");
         assert!(!out.contains("device identifiers"), "{out}");
+    }
+
+    #[test]
+    fn customer_reviews_are_a_products_comments() {
+        for ident in [
+            "product-reviews",
+            "pdp reviewlist",
+            "bv-reviews-container",
+            "yotpo-main-widget",
+            "jdgm-rev-widg",
+            "okereviews",
+        ] {
+            assert!(customer_reviews(ident), "{ident}");
+        }
+        for ident in [
+            "image-preview",
+            "product-overview",
+            "testimonial-card",
+            "description",
+        ] {
+            assert!(!customer_reviews(ident), "{ident}");
+        }
+        let desc = "<p>A solid oak shelf unit with eight open cubes, for books, records and baskets, that stands upright or on its side.</p>";
+        let review = "<p>Great shelf, easy to put together and very sturdy; I bought three more for the craft room and love them all.</p>";
+        let html = format!(
+            "<html><head><script type=\"application/ld+json\">{{\"@type\":\"Product\",\"name\":\"Shelf\"}}</script></head>\
+             <body><main><h1>Shelf unit</h1><div class=\"price\">$89.99</div>{}\
+             <section class=\"product-reviews\"><h2>Reviews</h2>{}</section></main></body></html>",
+            desc.repeat(4),
+            review.repeat(2)
+        );
+        let out = extract_text(&html, &Auto::default()).text;
+        assert!(out.contains("eight open cubes"), "{out}");
+        assert!(!out.contains("craft room"), "{out}");
+        let with = Auto {
+            keep_comments: true,
+            ..Auto::default()
+        };
+        assert!(extract_text(&html, &with).text.contains("craft room"));
     }
 
     #[test]
