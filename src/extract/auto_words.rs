@@ -73,7 +73,7 @@ const COMMENT_WORDS: &[&str] = &[
 #[cfg(test)]
 fn is_comment(ident: &str) -> bool {
     has_word(ident, COMMENT_WORDS)
-        || words(ident).filter(|w| !is_utility(w)).any(|w| {
+        || words(ident).filter(|w| !says_nothing(w)).any(|w| {
             (w.starts_with("comment") && !w.starts_with("commentary"))
                 || w.ends_with("comments")
                 || w.contains("disqus")
@@ -162,7 +162,7 @@ impl<'a> Iterator for Words<'a> {
 /// lists at once.
 #[cfg(test)]
 pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
-    words(ident).filter(|w| !is_utility(w)).any(|w| {
+    words(ident).filter(|w| !says_nothing(w)).any(|w| {
         if list.contains(&w) {
             return true;
         }
@@ -350,8 +350,28 @@ pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
 /// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
 pub(crate) fn ident_bits(ident: &str) -> u16 {
     words(ident)
-        .filter(|w| !is_utility(w))
+        .filter(|w| !says_nothing(w))
         .fold(0, |bits, w| bits | word_bits(w.as_bytes()))
+}
+
+/// A word of an ident that names no role: a utility class or a heading's slug.
+fn says_nothing(w: &str) -> bool {
+    is_utility(w) || is_heading_slug(w)
+}
+
+/// An id made from a heading's text (`receive-and-reply-to-an-inbound-sms-message`, as
+/// Markdown renderers, docs generators and table-of-contents plugins anchor every section):
+/// its words are the heading's, not a role, so `reply` in it does not make the section a
+/// comment. Told by its length (seven parts or more) or by a function word among five or
+/// more parts; no class name of a theme reads like that (`c-article-comments-list` has
+/// four, and no `and`).
+fn is_heading_slug(w: &str) -> bool {
+    const FUNCTION_WORDS: &[&str] = &[
+        "a", "an", "and", "the", "to", "of", "in", "for", "how", "your", "on", "from", "what",
+        "why", "or", "vs", "you",
+    ];
+    let parts = w.split('-').count();
+    parts >= 7 || (parts >= 5 && w.split('-').any(|p| FUNCTION_WORDS.contains(&p)))
 }
 
 /// A utility class of Tailwind or UnoCSS with a variant or an arbitrary value
@@ -446,6 +466,23 @@ pub(crate) const TITLE_WORDS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_heading_slug_names_no_role() {
+        let slug = "receive-and-reply-to-an-inbound-sms-message-section-indexable";
+        assert_eq!(ident_bits(slug), 0);
+        assert_eq!(ident_bits("how-to-share-a-comment"), 0);
+        // Theme classes keep their roles.
+        assert_ne!(
+            ident_bits("c-article-comments-list") & u16::from(R_COMMENT),
+            0
+        );
+        assert_ne!(ident_bits("reply-form") & u16::from(R_COMMENT), 0);
+        assert_ne!(
+            ident_bits("site-footer-widget-area-inner") & u16::from(R_WEAK),
+            0
+        );
+    }
 
     #[test]
     fn role_lookup_agrees_with_has_word() {
