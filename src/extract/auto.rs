@@ -291,7 +291,7 @@ impl Method for Auto {
 
     fn select_page(&self, doc: &Doc, info: &super::PageInfo) -> Vec<bool> {
         let keep = self.keep_segments(doc, &self.decide(doc, info.page_type));
-        if words_at_least(doc, &keep, NEAR_EMPTY_WORDS) {
+        if words_at_least(doc, &keep, SHORT_WORDS) {
             return keep;
         }
         // Never empty by accident: when the page's declared words pruned everything that
@@ -299,8 +299,11 @@ impl Method for Auto {
         // theme that calls its main column `sidebar-content`), decide again with only what
         // the markup states outright pruning (tags, ARIA landmarks, hidden elements) and
         // comment sections (left out by choice, not by accident).
+        // A short output (a JavaScript notice, a heading) gives way only to one several
+        // times longer: that is a page whose words hid its text, not a short page.
         let rescue = self.keep_segments(doc, &self.decide_with(doc, info.page_type, false));
-        if count_words(doc, &rescue) > count_words(doc, &keep) {
+        let (kept, rescued) = (count_words(doc, &keep), count_words(doc, &rescue));
+        if rescued > kept && (kept < NEAR_EMPTY_WORDS || rescued >= RESCUE_FACTOR * kept) {
             rescue
         } else {
             keep
@@ -602,8 +605,12 @@ fn product_scope(doc: &Doc, top: usize, chars: &[u32], bad: &[bool]) -> Option<u
     None
 }
 
-/// Fewer words than this is a near-empty output, which `select_page` tries to rescue.
+/// Fewer words than this is a near-empty output, which `select_page` rescues.
 const NEAR_EMPTY_WORDS: usize = 5;
+/// Fewer words than this is a short output, which `select_page` rescues when the rescue
+/// finds [`RESCUE_FACTOR`] times as many.
+const SHORT_WORDS: usize = 80;
+const RESCUE_FACTOR: usize = 10;
 
 /// Whether the kept segments hold at least `n` words (stops counting there).
 fn words_at_least(doc: &Doc, keep: &[bool], n: usize) -> bool {
@@ -1128,6 +1135,20 @@ mod tests {
             ..Auto::default()
         };
         assert!(extract_text(&html, &with).text.contains("craft room"));
+    }
+
+    #[test]
+    fn a_short_notice_gives_way_to_a_page_its_words_hid() {
+        // HubSpot wraps every module in `hs_cos_wrapper_widget`: the weak word prunes the
+        // whole article, and only a one-line notice outside it is left.
+        let p = "Once your career is under way, it is important to build a solid financial future, one careful step and one sensible habit at a time.";
+        let module = format!("<div class=\"widget-span hs_cos_wrapper_widget\"><p>{p}</p></div>");
+        let html = format!(
+            "<html><body><p>Enable JavaScript to ensure website accessibility</p><main>{}</main></body></html>",
+            module.repeat(4)
+        );
+        let out = extract_text(&html, &Auto::default()).text;
+        assert!(out.contains("solid financial future"), "{out}");
     }
 
     #[test]
