@@ -6,8 +6,8 @@
 //!
 //! | field            | from |
 //! |------------------|------|
-//! | `title`          | JSON-LD `headline` of the main entity, `og:title`, `twitter:title`, Dublin Core / citation title, the first `<h1>`, then `<title>`; a site-name suffix (`… \| Site`) is cut |
-//! | `author`         | JSON-LD `author` (names, `@id` references resolved), `<meta name=author>` and the common CMS keys (`article:author` when not a URL, `parsely-author`, `sailthru.author`, `dc.creator`, `citation_author`, `byl`), microdata `itemprop=author`, then an element classed `author`/`byline` |
+//! | `title`          | chosen by agreement: the first `<h1>` (not the site's name or logo) that JSON-LD `headline`, `og:title`, `twitter:title`, Dublin Core / citation titles or `<title>` bear out once their site-name parts (`… \| Site`) are cut; on articles, products and categories an `<h1>` sharing a fifth of its words with them; else the declared title, then `<title>`, site-name part cut (see `pick_title`) |
+//! | `author`         | JSON-LD `author` (Person names, `@id` references resolved), `<meta name=author>` and the common CMS keys (`article:author` when not a URL, `parsely-author`, `sailthru.author`, `dc.creator`, `citation_author`, `byl`, Yoast's `twitter:label1` "Written by" / `twitter:data1`), microdata `itemprop=author`, then a "By Ann Lee" line under the `<h1>`, then an element classed `author`/`byline` (its first block, without label, date or role); two names are joined "A and B", more with `, ` |
 //! | `date_published` | JSON-LD `datePublished` (then `dateCreated`, `uploadDate`), `article:published_time` and the common CMS keys, microdata `datePublished`, then the first `<time datetime>` |
 //! | `description`    | `<meta name=description>`, `og:description`, JSON-LD `description` |
 //! | `site_name`      | `og:site_name`, JSON-LD `WebSite`/publisher `name`, `application-name` |
@@ -73,6 +73,10 @@ pub const META_KEYS: &[&str] = &[
     "sailthru.title",
     "byl",
     "headline",
+    "twitter:label1",
+    "twitter:data1",
+    "twitter:label2",
+    "twitter:data2",
 ];
 
 /// What a page says about itself. Every field is whitespace-collapsed and non-empty, or `None`.
@@ -80,7 +84,7 @@ pub const META_KEYS: &[&str] = &[
 pub struct Metadata {
     /// The headline: the title as a person would mark it, without the site's name.
     pub title: Option<String>,
-    /// Author name(s), several joined with `, `.
+    /// Author name(s): two joined with ` and `, more with `, `.
     pub author: Option<String>,
     /// Publication date, ISO 8601 (see the module doc).
     pub date_published: Option<String>,
@@ -101,7 +105,8 @@ impl Metadata {
     ///
     /// `author` and `date_published` are those of authored content: on articles, forum
     /// threads and pages of no known type they come from every source; on products,
-    /// services, collections, listings and documentation only from a JSON-LD article-like
+    /// services, collections, listings and documentation the author only from what the
+    /// page declares (JSON-LD, `<meta>`) and the date only from a JSON-LD article-like
     /// entity (their `<time>` elements and bylines date and sign other things: reviews,
     /// changes, comments).
     pub fn read(doc: &Doc, structured: &Structured, page_type: PageType) -> Metadata {
@@ -122,11 +127,22 @@ impl Metadata {
             .or_else(|| ld.site_name.clone())
             .or_else(|| meta(&["application-name"]))
             .map(|s| cut(&s, MAX_CHARS));
-        let title = pick_title(doc, &ld, &meta, site_name.as_deref());
+        let title = pick_title(
+            doc,
+            &ld,
+            &meta,
+            site_name.as_deref(),
+            matches!(
+                page_type,
+                PageType::Article | PageType::Collection | PageType::Product
+            ),
+        );
+        // The author: JSON-LD `author`, then the `<meta>` keys of CMSs, then a byline. What
+        // the page declares holds on every type of page; what its body shows only on
+        // authored ones (elsewhere bylines sign reviews, comments, changes).
         let author = ld
             .author
             .clone()
-            .filter(|_| authored || ld.article)
             .or_else(|| {
                 [
                     "author",
@@ -140,12 +156,14 @@ impl Metadata {
                 ]
                 .iter()
                 .filter_map(|k| meta(&[k]))
-                .find_map(|a| author_name(&a, site_name.as_deref()))
-                .filter(|_| authored)
+                .chain(twitter_written_by(doc))
+                // A declared author may be the site's own name (a personal site, a blog).
+                .find_map(|a| author_name(&a, None))
             })
             .or_else(|| {
+                let site = site_name.as_deref();
                 authored
-                    .then(|| byline(doc, site_name.as_deref()))
+                    .then(|| by_text(doc, site).or_else(|| byline(doc, site)))
                     .flatten()
             })
             .map(|s| cut(&s, MAX_CHARS));
@@ -213,102 +231,222 @@ impl Metadata {
     }
 }
 
-/// The headline: the first `<h1>` unless it reads as the site's name (then the declared
-/// titles, JSON-LD `headline` first, then `<title>`), each without a site-name suffix.
+/// The `twitter:dataN` whose `twitter:labelN` is "Written by" or "Author" (Yoast and
+/// other WordPress SEO plugins write the post's author there for link previews).
+fn twitter_written_by(doc: &Doc) -> Option<String> {
+    doc.meta.iter().find_map(|(k, v)| {
+        let n = k.strip_prefix("twitter:label")?;
+        let label = v.trim().trim_end_matches(':').to_lowercase();
+        if !matches!(label.as_str(), "written by" | "author" | "by") {
+            return None;
+        }
+        let key = format!("twitter:data{n}");
+        doc.meta
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| clean(v))
+    })
+}
+
+/// `<meta>` keys of declared titles, in the order they are trusted (after JSON-LD
+/// `headline`).
+const META_TITLE_KEYS: &[&str] = &[
+    "og:title",
+    "twitter:title",
+    "headline",
+    "parsely-title",
+    "sailthru.title",
+    "citation_title",
+    "dc.title",
+    "dcterms.title",
+];
+
+/// The headline, chosen by agreement between the page's title sources:
+///
+/// 1. the first of the first four `<h1>`s that the declared titles (JSON-LD `headline`,
+///    `og:title`, `twitter:title`, ...) or the `<title>` bear out: each without its
+///    site-name part, one begins or ends the other, or holds it as a third or more of its
+///    letters (a marketing tagline in the `<h1>` is not the page's title). An `<h1>` that
+///    is the site's name ([`h1_is_site`]) is skipped, and one that is all link text (a
+///    logo linking home) must equal a declared title;
+/// 2. on articles, products and categories (`named`), the first `<h1>` that is neither
+///    the site's name, a link nor a menu label, when it shares a fifth of its words with a
+///    declared title or the `<title>`;
+/// 3. with no declared title and no `<title>`, that first `<h1>`;
+/// 4. else the first declared title, then the `<title>`, without the site-name part.
 fn pick_title(
     doc: &Doc,
     ld: &JsonLd,
     meta: &impl Fn(&[&str]) -> Option<String>,
     site: Option<&str>,
+    named: bool,
 ) -> Option<String> {
     let html = doc.title.as_deref().and_then(clean);
-    let declared = ld.headline.clone().or_else(|| {
-        meta(&[
-            "og:title",
-            "twitter:title",
-            "headline",
-            "parsely-title",
-            "sailthru.title",
-            "citation_title",
-            "dc.title",
-            "dcterms.title",
-        ])
-    });
-    let h1 = first_h1(doc).filter(|h| !h1_is_site(h, site, html.as_deref()));
-    // The <h1> where the declared titles bear it out (they contain it, or it them: a
-    // marketing tagline in the <h1> is not the page's title); else the declared title.
-    if let Some(h) = h1 {
-        let key = norm_key(&h);
-        let backed = [declared.as_deref(), html.as_deref()]
-            .into_iter()
-            .flatten()
-            .map(norm_key)
-            .any(|d| d.contains(&key) || (!d.is_empty() && key.contains(&d)));
-        if backed || (declared.is_none() && html.is_none()) {
-            return Some(cut(&h, MAX_CHARS));
+    let mut declared: Vec<String> = ld.headline.iter().cloned().collect();
+    for key in META_TITLE_KEYS {
+        if let Some(t) = meta(&[key]).filter(|t| !declared.contains(t)) {
+            declared.push(t);
         }
     }
-    let title = strip_site(declared.as_deref().or(html.as_deref())?, site, None);
-    Some(cut(&title, MAX_CHARS)).filter(|t| !t.is_empty())
-}
-
-/// Whether an `<h1>` is the site's name or logo rather than the page's headline: it is the
-/// site name, or the `<title>` is it plus a longer part (`Blog name: Post title`).
-fn h1_is_site(h1: &str, site: Option<&str>, html: Option<&str>) -> bool {
-    let key = norm_key(h1);
-    if key.is_empty() {
-        return true;
-    }
-    if site.is_some_and(|s| norm_key(s) == key) {
-        return true;
-    }
-    let Some(html) = html else {
-        return false;
-    };
-    let words = h1.split_whitespace().count();
-    for sep in SEPARATORS.iter().chain(&[": "]) {
-        let parts: Vec<&str> = html.split(sep).map(str::trim).collect();
-        if parts.len() < 2 {
-            continue;
-        }
-        let (first, last) = (parts[0], parts[parts.len() - 1]);
-        let rest_words = |skip_first: bool| {
-            let rest = if skip_first {
-                &parts[1..]
-            } else {
-                &parts[..parts.len() - 1]
+    // Each title source without its site-name part ("head"), and what was cut ("tail").
+    let heads: Vec<(String, String)> = declared
+        .iter()
+        .chain(html.iter())
+        .map(|t| {
+            let head = strip_site(t, site, None);
+            let tail = norm_key(t).replacen(&norm_key(&head), "", 1);
+            (head, tail)
+        })
+        .collect();
+    let host = doc.url.as_deref().and_then(host_of);
+    let h1s = h1_candidates(doc);
+    let is_site = |h: &str| h1_is_site(h, site, host, &heads);
+    for h in h1s.iter().filter(|h| !is_site(&h.text)) {
+        // Some sites repeat their name in the <h1> too.
+        let text = strip_site_part(&h.text, site);
+        let key = norm_key(text);
+        let backed = heads.iter().map(|(head, _)| norm_key(head)).any(|d| {
+            // A logo (an <h1> that is all link) must be the whole headline; else one may
+            // begin or end the other (a headline with or without its subtitle), or be a
+            // third of it or more ("Buy Electric Guitars at Shop"; not one word of a long
+            // headline that some section heading repeats).
+            let affix = |long: &str, short: &str| {
+                !short.is_empty()
+                    && (long.starts_with(short)
+                        || long.ends_with(short)
+                        || 3 * short.len() >= long.len() && long.contains(short))
             };
-            rest.iter()
-                .map(|p| p.split_whitespace().count())
-                .sum::<usize>()
-        };
-        if norm_key(first) == key && rest_words(true) > words {
-            return true;
+            d == key || !h.linked && (affix(&d, &key) || affix(&key, &d))
+        });
+        if backed {
+            return Some(cut(text, MAX_CHARS));
         }
-        if norm_key(last) == key && rest_words(false) > words && words <= 4 {
+    }
+    // On an article (or a product or category page, whose <h1> names the thing), the
+    // visible headline that shares its words with the declared one is the same headline
+    // as the reader sees it (the declared one is often a search-engine variant: "Top 11
+    // SEO Strategies for 2025" for "11 SEO Strategies for 2025 to Boost Rankings"); a
+    // service page's tagline or a section name shares few.
+    if named {
+        let first = h1s
+            .iter()
+            .find(|h| !h.linked && !is_site(&h.text) && !is_ui_label(&h.text));
+        if let Some(h) = first {
+            let text = strip_site_part(&h.text, site);
+            if heads
+                .iter()
+                .any(|(head, _)| word_overlap(text, head) >= 0.2)
+            {
+                return Some(cut(text, MAX_CHARS));
+            }
+        }
+    }
+    let Some((head, _)) = heads.first() else {
+        return h1s
+            .iter()
+            .find(|h| !h.linked && !is_site(&h.text) && !is_ui_label(&h.text))
+            .map(|h| cut(&h.text, MAX_CHARS));
+    };
+    Some(cut(head, MAX_CHARS)).filter(|t| !t.is_empty())
+}
+
+/// Whether an `<h1>` is the site's name rather than the page's headline: it is the site
+/// name, the page's host name (`example.com`, `example`), or it is in the part of a title
+/// that [`strip_site`] cut as the site's (`… / Arch Linux Forums`) and not in the rest.
+fn h1_is_site(
+    h1: &str,
+    site: Option<&str>,
+    host: Option<&str>,
+    heads: &[(String, String)],
+) -> bool {
+    let key = norm_key(h1);
+    if key.is_empty() || site.is_some_and(|s| norm_key(s) == key) {
+        return true;
+    }
+    if let Some(host) = host {
+        // "www.example.co.uk": "example", "examplecouk", "wwwexamplecouk", ...
+        let labels: Vec<&str> = host.split('.').collect();
+        let named = (0..labels.len().saturating_sub(1))
+            .any(|i| norm_key(labels[i]) == key || norm_key(&labels[i..].join(".")) == key);
+        if named {
             return true;
         }
     }
-    false
+    heads
+        .iter()
+        .any(|(head, tail)| tail.contains(&key) && !norm_key(head).contains(&key))
 }
 
-/// Text of the first visible `<h1>` with 1 to [`MAX_TITLE_WORDS`] words.
-fn first_h1(doc: &Doc) -> Option<String> {
-    let mut tried = 0;
-    for e in doc.elements.iter().filter(|e| e.tag == Tag::H1) {
-        tried += 1;
-        if tried > 4 {
-            break;
-        }
-        let text = element_text(doc, e.seg_start, e.seg_end);
+/// Shared words over all words (Jaccard) of two texts, words lower-cased.
+fn word_overlap(a: &str, b: &str) -> f32 {
+    let words = |s: &str| -> Vec<String> {
+        let mut w: Vec<String> = s
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        w.sort_unstable();
+        w.dedup();
+        w
+    };
+    let (a, b) = (words(a), words(b));
+    let shared = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
+    let all = a.len() + b.len() - shared;
+    if all == 0 {
+        return 0.0;
+    }
+    shared as f32 / all as f32
+}
+
+/// Words that label page furniture, not content, when they are a heading's whole text.
+fn is_ui_label(text: &str) -> bool {
+    matches!(
+        norm_key(text).as_str(),
+        "menu"
+            | "mainmenu"
+            | "search"
+            | "home"
+            | "navigation"
+            | "skiptocontent"
+            | "openmenuclosemenu"
+    )
+}
+
+/// The host of an absolute http(s) URL, lower-cased, without port and a leading `www.`.
+fn host_of(url: &str) -> Option<&str> {
+    let rest = url.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#', ':']).next()?;
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    (!host.is_empty()).then_some(host)
+}
+
+/// A visible `<h1>`'s text, and whether all of it is link text (a logo or a permalink).
+struct H1 {
+    text: String,
+    linked: bool,
+}
+
+/// The first four visible `<h1>`s with 1 to [`MAX_TITLE_WORDS`] words.
+fn h1_candidates(doc: &Doc) -> Vec<H1> {
+    let mut out = Vec::new();
+    for e in doc.elements.iter().filter(|e| e.tag == Tag::H1).take(4) {
+        // Entity references left in the text by double escaping ("SQL &#x26; AI") decoded.
+        let Some(text) = clean(&element_text(doc, e.seg_start, e.seg_end)) else {
+            continue;
+        };
         // Sphinx and MkDocs end headings with a permalink sign.
         let text = text.trim_end_matches(['¶', '#', '§', ' ']).to_string();
         let words = text.split_whitespace().count();
         if (1..=MAX_TITLE_WORDS).contains(&words) {
-            return Some(text);
+            let segs = doc
+                .segments
+                .get(e.seg_start as usize..e.seg_end as usize)
+                .unwrap_or(&[]);
+            let linked = segs.iter().filter(|s| !s.hidden).all(|s| s.link);
+            out.push(H1 { text, linked });
         }
     }
-    None
+    out
 }
 
 /// Visible text of `segments[from..to]`, words joined by single spaces.
@@ -404,6 +542,26 @@ fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
     title.to_string()
 }
 
+/// `text` without a first or last part (between [`SEPARATORS`]) that is the site's name.
+fn strip_site_part<'t>(text: &'t str, site: Option<&str>) -> &'t str {
+    let Some(site) = site.map(norm_key).filter(|s| !s.is_empty()) else {
+        return text;
+    };
+    for sep in SEPARATORS {
+        if let Some((head, tail)) = text.rsplit_once(sep) {
+            if norm_key(tail) == site && !head.trim().is_empty() {
+                return head.trim();
+            }
+        }
+        if let Some((head, tail)) = text.split_once(sep) {
+            if norm_key(head) == site && !tail.trim().is_empty() {
+                return tail.trim();
+            }
+        }
+    }
+    text
+}
+
 /// Lower-cased letters and digits only: for comparing titles and names.
 fn norm_key(s: &str) -> String {
     s.chars()
@@ -412,7 +570,7 @@ fn norm_key(s: &str) -> String {
         .collect()
 }
 
-/// An author value as a name: not a URL, not the site's name, not an e-mail address, at
+/// An author value as a name: not a URL, not the site's name (when `site` is given), not an e-mail address, not a CMS default account ("admin"), at
 /// most twelve words, with a leading "By" removed.
 fn author_name(v: &str, site: Option<&str>) -> Option<String> {
     let v = v.trim();
@@ -427,13 +585,41 @@ fn author_name(v: &str, site: Option<&str>) -> Option<String> {
     if site.is_some_and(|s| norm_key(s) == norm_key(v)) {
         return None;
     }
+    // The default accounts of CMSs name no one.
+    if matches!(
+        norm_key(v).as_str(),
+        "admin" | "administrator" | "webmaster" | "siteadmin"
+    ) {
+        return None;
+    }
     clean(v)
 }
+
+/// Labels before an author's name in bylines, longest first among those that share a start.
+const BY_LABELS: &[&str] = &[
+    "written by",
+    "posted by",
+    "authored by",
+    "published by",
+    "article by",
+    "recipe by",
+    "text by",
+    "words by",
+    "story by",
+    "reviewed by",
+    "by:",
+    "by",
+    "author:",
+    "author",
+    "von",
+    "par",
+    "por",
+];
 
 /// `v` without a leading "By" / "by:" / "Written by".
 fn strip_by(v: &str) -> &str {
     let v = v.trim();
-    for prefix in ["written by", "posted by", "by:", "by", "von", "par", "por"] {
+    for prefix in BY_LABELS {
         if v.len() > prefix.len() + 1
             && v.is_char_boundary(prefix.len())
             && v[..prefix.len()].eq_ignore_ascii_case(prefix)
@@ -452,7 +638,7 @@ fn strip_by(v: &str) -> &str {
 /// `username`s; not avatars, bios or comment authors) and whose text reads as a name: one
 /// to six words after an optional "By", no digits, no label such as "Author" alone.
 fn byline(doc: &Doc, site: Option<&str>) -> Option<String> {
-    let marked = |_: &crate::doc::Element, ident: &str| {
+    let marked = |ident: &str| {
         let mut hit = false;
         for w in ident.split_whitespace() {
             if BYLINE_SKIP.iter().any(|s| w.contains(s)) {
@@ -467,23 +653,162 @@ fn byline(doc: &Doc, site: Option<&str>) -> Option<String> {
         }
         hit
     };
-    first_marked(doc, marked, |text| {
-        let name = strip_by(text);
-        let words = name.split_whitespace().count();
-        let label = matches!(
-            name.to_lowercase().trim_end_matches(':'),
-            "author" | "authors" | "by" | "written by" | "posted by" | "about the author"
-        );
-        if (1..=6).contains(&words)
-            && !label
-            && !name.chars().any(|c| c.is_ascii_digit())
-            && !name.contains(['|', '/', '©', '@'])
-        {
-            author_name(name, site)
-        } else {
-            None
+    let mut tried = 0;
+    for e in &doc.elements {
+        if e.hidden || e.seg_start == e.seg_end || !marked(doc.ident(e)) {
+            continue;
         }
-    })
+        tried += 1;
+        if tried > MARKED_TRIES {
+            return None;
+        }
+        // The name is the first block of the element's text that is not a label alone:
+        // a role, date or bio in a block of its own is not part of it.
+        let name = element_blocks(doc, e.seg_start, e.seg_end, 3)
+            .iter()
+            .find(|b| !is_by_label(b))
+            .and_then(|b| name_of_byline(b, site));
+        if name.is_some() {
+            return name;
+        }
+    }
+    None
+}
+
+/// Lower-case words inside personal names.
+const NAME_PARTICLES: &[&str] = &[
+    "van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "la", "le", "bin", "al",
+    "y", "and", "&",
+];
+
+/// Whether `text` is only a byline label ("By", "Written by:", "Author").
+fn is_by_label(text: &str) -> bool {
+    let t = text.trim().trim_end_matches(':').to_lowercase();
+    matches!(
+        t.as_str(),
+        "author"
+            | "authors"
+            | "by"
+            | "written by"
+            | "posted by"
+            | "about the author"
+            | "authored by"
+            | "article by"
+    )
+}
+
+/// The author's name in a byline's text: without a leading label ("By", "Written by"),
+/// cut before a date, place or source that follows a separator (" on ", " in ", " | ",
+/// " – ", " · "), a repeated name ("Ann (Ann)") dropped; one to six words without digits.
+fn name_of_byline(text: &str, site: Option<&str>) -> Option<String> {
+    let mut name = strip_by(text);
+    for sep in [
+        " | ", " · ", " • ", " – ", " — ", " - ", " on ", " in ", " (", " / ",
+    ] {
+        if let Some((head, _)) = name.split_once(sep) {
+            name = head.trim();
+        }
+    }
+    let name = name.trim_end_matches([',', ';', ':']);
+    // A name: each word capitalised (but for particles: "van", "de", ...), or one word (a
+    // user name); not a sentence ("This review is posted").
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let capitalised = words.iter().all(|w| {
+        w.chars().next().is_some_and(|c| !c.is_lowercase())
+            || NAME_PARTICLES.contains(&w.to_lowercase().as_str())
+    });
+    if words.len() > 1 && !capitalised {
+        return None;
+    }
+    let words = name.split_whitespace().count();
+    if (1..=6).contains(&words)
+        && !is_by_label(name)
+        && !name.chars().any(|c| c.is_ascii_digit())
+        && !name.contains(['|', '/', '©', '@'])
+    {
+        author_name(name, site)
+    } else {
+        None
+    }
+}
+
+/// The author from a "By Ann Lee" line near the headline: the first visible text run
+/// among the [`BYLINE_SEGMENTS`] after the first `<h1>` (or the page's start) that begins
+/// with a byline label and a capitalised name, or is the label alone and the next run
+/// is the name.
+fn by_text(doc: &Doc, site: Option<&str>) -> Option<String> {
+    let start = doc
+        .elements
+        .iter()
+        .find(|e| e.tag == Tag::H1 && e.seg_start < e.seg_end)
+        .map_or(0, |e| e.seg_end as usize);
+    let segs: Vec<&crate::doc::Segment> = doc
+        .segments
+        .get(start..)
+        .unwrap_or(&[])
+        .iter()
+        .filter(|s| !s.hidden)
+        .take(BYLINE_SEGMENTS)
+        .collect();
+    for (i, s) in segs.iter().enumerate() {
+        let text = doc.seg_text(s);
+        let lower: String = text.chars().take(3).collect::<String>().to_lowercase();
+        if !matches!(
+            lower.as_str(),
+            "by" | "by " | "by:" | "by\u{a0}" | "wri" | "pos" | "aut" | "tex" | "wor"
+        ) {
+            continue;
+        }
+        let candidate = if is_by_label(text) {
+            match segs.get(i + 1) {
+                Some(next) => doc.seg_text(next).to_string(),
+                None => continue,
+            }
+        } else {
+            let rest = strip_by(text);
+            if rest.len() == text.trim().len() {
+                continue;
+            }
+            rest.to_string()
+        };
+        if !candidate.chars().next().is_some_and(char::is_uppercase) {
+            continue;
+        }
+        if let Some(n) = name_of_byline(&candidate, site) {
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// Text runs after the first `<h1>` searched for a "By" line.
+const BYLINE_SEGMENTS: usize = 120;
+
+/// The first `max` blocks of the visible text of `segments[from..to]`, each with its
+/// words joined by single spaces.
+fn element_blocks(doc: &Doc, from: u32, to: u32, max: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let segs = doc.segments.get(from as usize..to as usize).unwrap_or(&[]);
+    let mut prev: Option<&crate::doc::Segment> = None;
+    for s in segs.iter().filter(|s| !s.hidden) {
+        match prev {
+            Some(p) if p.block == s.block => {
+                let last = out.last_mut().expect("a block is open");
+                if p.space_after || s.space_before || p.line != s.line {
+                    last.push(' ');
+                }
+                last.push_str(doc.seg_text(s));
+            }
+            _ => {
+                if out.len() == max {
+                    break;
+                }
+                out.push(doc.seg_text(s).to_string());
+            }
+        }
+        prev = Some(s);
+    }
+    out
 }
 
 /// What `read` makes of the text of the first of the page's visible elements that
@@ -748,7 +1073,8 @@ fn resolve<'a>(
     }
 }
 
-/// Names of an `author` value: a string, a Person/Organization (by `@id` too) or a list.
+/// Names of an `author` value: a string, a Person (by `@id` too; not an Organization) or
+/// a list.
 fn author_of<'a>(
     v: &'a Value,
     resolve: &impl Fn(&'a Value) -> Option<&'a Map<String, Value>>,
@@ -782,7 +1108,16 @@ fn author_of<'a>(
             }
         }
     }
-    (!names.is_empty()).then(|| names.join(", "))
+    join_names(&names)
+}
+
+/// Author names as a byline writes them: "A", "A and B", "A, B, C".
+fn join_names(names: &[String]) -> Option<String> {
+    match names {
+        [] => None,
+        [a, b] => Some(format!("{a} and {b}")),
+        _ => Some(names.join(", ")),
+    }
 }
 
 /// Lower-cased `@type` names of a node, without URL prefixes.
@@ -1048,5 +1383,141 @@ mod tests {
         assert_eq!(m.author.as_deref(), Some("Ann Lee"));
         assert_eq!(m.date_published.as_deref(), Some("2023-05-06"));
         assert_eq!(m.site_name, None);
+    }
+
+    fn read(html: &str, page_type: PageType, url: Option<&str>) -> Metadata {
+        let mut doc = Doc::parse(html);
+        doc.url = url.map(str::to_string);
+        Metadata::read(&doc, &Structured::read(&doc), page_type)
+    }
+
+    #[test]
+    fn title_is_the_h1_that_a_title_part_bears_out() {
+        // The <h1> is the head of the <title>; the rest is not a site name we know.
+        let html = r#"<title>Kayaks | REI Co-op</title><body><h1>Kayaks</h1><p>x</p>"#;
+        let m = read(html, PageType::Collection, None);
+        assert_eq!(m.title.as_deref(), Some("Kayaks"));
+        // "Buy X at Shop": the <h1> is a third of the title or more.
+        let html = r#"<title>Buy Electric Guitars at Thomann</title><body>
+            <h1>Electric Guitars</h1><p>x</p>"#;
+        let m = read(html, PageType::Collection, None);
+        assert_eq!(m.title.as_deref(), Some("Electric Guitars"));
+        // A section heading that repeats one word of a long headline is not it.
+        let html = r#"<title>How we found a bug in Vercel, Cursor, Discord and others</title>
+            <body><h1>Discord</h1><p>x</p>"#;
+        let m = read(html, PageType::Other, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("How we found a bug in Vercel, Cursor, Discord and others")
+        );
+    }
+
+    #[test]
+    fn title_skips_logo_and_site_name_h1s() {
+        // A logo <h1> linking home, then the post's <h1>.
+        let html = r#"<title>The December Watches, Day 18 | Whatever</title><body>
+            <h1 class="site-title"><a href="https://whatever.example/">Whatever</a></h1>
+            <h1 class="headline">The December Watches, Day 18</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("The December Watches, Day 18"));
+        // A logo that is the head of a "Blog: Post" title is not borne out by it.
+        let html = r#"<title>RogerBW's Blog: Advent of Code week 2</title><body>
+            <div class="title"><h1><a href="/">RogerBW's Blog</a></h1></div><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("RogerBW's Blog: Advent of Code week 2")
+        );
+        // The <h1> is in the part of the title that names the site.
+        let html = r#"<title>What happened with the ISO / Arch Discussion / Arch Linux Forums</title>
+            <body><h1>Arch Linux</h1><p>x</p>"#;
+        let m = read(html, PageType::Forum, None);
+        assert_ne!(m.title.as_deref(), Some("Arch Linux"));
+        // The <h1> is the host's name.
+        let html = r#"<title>Investment review request</title><body><h1>Bogleheads.org</h1>"#;
+        let m = read(
+            html,
+            PageType::Forum,
+            Some("https://www.bogleheads.org/forum/x"),
+        );
+        assert_eq!(m.title.as_deref(), Some("Investment review request"));
+    }
+
+    #[test]
+    fn title_prefers_the_visible_headline_that_shares_words() {
+        let html = r#"<title>Top 11 SEO Strategies for 2025 | LuccaAM</title>
+            <meta property="og:site_name" content="LuccaAM"><body>
+            <h1>11 SEO Strategies for 2025 to Boost Rankings and Stay Ahead</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("11 SEO Strategies for 2025 to Boost Rankings and Stay Ahead")
+        );
+        // A service page's tagline is not its title.
+        let html = r#"<title>Talkspace - Online Therapy for Everyone</title><body>
+            <h1>Space to figure things out</h1><p>x</p>"#;
+        let m = read(html, PageType::Service, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Talkspace - Online Therapy for Everyone")
+        );
+        // Double-escaped entities in the <h1> are decoded.
+        let html = r#"<title>12 Data Tools | Python, SQL &amp;#x26; AI | Splunk</title><body>
+            <h1>12 Data Tools | Python, SQL &amp;#x26; AI</h1>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("12 Data Tools | Python, SQL & AI"));
+    }
+
+    #[test]
+    fn author_from_declarations_on_any_page() {
+        // Yoast's "Written by" link-preview pair.
+        let html = r#"<head><meta name="twitter:label1" content="Written by">
+            <meta name="twitter:data1" content="Tyler Brown">
+            <meta name="twitter:label2" content="Est. reading time">
+            <meta name="twitter:data2" content="5 minutes"></head><body><p>x</p>"#;
+        let m = read(html, PageType::Service, None);
+        assert_eq!(m.author.as_deref(), Some("Tyler Brown"));
+        // A personal site's author is its name too.
+        let html = r#"<head><meta property="og:site_name" content="Cory Dransfeldt">
+            <meta name="author" content="Cory Dransfeldt"></head><body><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.author.as_deref(), Some("Cory Dransfeldt"));
+        // Two people are "A and B"; a CMS's default account is no one.
+        let html = r#"<script type="application/ld+json">{"@type":"Article","headline":"H",
+            "author":[{"@type":"Person","name":"Jared Newman"},
+                      {"@type":"Person","name":"Sam Singleton"}]}</script><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.author.as_deref(), Some("Jared Newman and Sam Singleton"));
+        let html = r#"<head><meta name="author" content="admin"></head><body><p>x</p>"#;
+        assert_eq!(read(html, PageType::Article, None).author, None);
+    }
+
+    #[test]
+    fn author_from_a_by_line_under_the_headline() {
+        let html = r#"<body><h1>Tips for Motors</h1>
+            <p>By <a href="/contributor/aj">A. J. Neal</a> on May 6, 2024</p><p>Text.</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.author.as_deref(), Some("A. J. Neal"));
+        // The label alone, the name in the next element.
+        let html = r#"<body><h1>Laptop Buying</h1><div><p>Last updated</p><time>Aug 4, 2025</time>
+            </div><div><p>Written by</p><p>Edzel Tabing</p></div><p>Text.</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.author.as_deref(), Some("Edzel Tabing"));
+        // Not a sentence that happens to follow "by".
+        let html = r#"<body><h1>Review</h1><p>Posted by this review is posted</p>"#;
+        assert_eq!(read(html, PageType::Article, None).author, None);
+    }
+
+    #[test]
+    fn author_from_a_marked_byline_without_its_role() {
+        let html = r#"<body><h1>Tech Conferences</h1><div class="author-info">
+            <a href="/team/rachel">Rachel MacDonald</a><div class="role">Writer</div></div>
+            <p>Text.</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.author.as_deref(), Some("Rachel MacDonald"));
+        let html = r#"<body><div class="author">By: <a href="/a/fg">FlowGuard EMEA</a>
+            on 04-ago-2021 5:11:10</div><p>Text.</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.author.as_deref(), Some("FlowGuard EMEA"));
     }
 }
