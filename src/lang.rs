@@ -87,7 +87,8 @@ const LETTER_RULE_MIN: usize = 3;
 /// - Icelandic: `þ` (which Faroese, with `ð` too, lacks) and `ð`, not in what whatlang
 ///   takes for English;
 /// - Yoruba: `ṣ` (precomposed or `s` + combining dot below), which Vietnamese, whatlang's
-///   guess for it, never writes;
+///   guess for it, never writes; or, where whatlang said Vietnamese, `ẹ ọ ṣ` without any
+///   of the letters every Vietnamese sentence has (`ă â ê ô ơ ư đ`, toned vowels);
 /// - Albanian: `ë` as at least 2% of the letters (about 5% in Albanian prose; French and
 ///   Dutch write it only in a few names, far below that).
 ///
@@ -95,6 +96,7 @@ const LETTER_RULE_MIN: usize = 3;
 fn by_letters(sample: &str, whatlang_code: &str) -> Option<(&'static str, f32)> {
     let (mut kk_own, mut kk_shared, mut mn, mut thorn, mut eth, mut s_dot, mut e_uml) =
         (0usize, 0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
+    let (mut dot_below, mut vi_own) = (0usize, 0usize);
     let mut letters = 0usize;
     let mut prev = ' ';
     for c in sample.chars() {
@@ -107,6 +109,13 @@ fn by_letters(sample: &str, whatlang_code: &str) -> Option<(&'static str, f32)> 
             'ṣ' | 'Ṣ' => s_dot += 1,
             '\u{0323}' if matches!(prev, 's' | 'S') => s_dot += 1,
             'ë' | 'Ë' => e_uml += 1,
+            'ẹ' | 'Ẹ' | 'ọ' | 'Ọ' => dot_below += 1,
+            // Vietnamese's own letters, and its precomposed toned vowels (all of U+1EA0 to
+            // U+1EF9 but ẹ ọ, Yoruba's).
+            'ă' | 'Ă' | 'â' | 'Â' | 'ê' | 'Ê' | 'ô' | 'Ô' | 'ơ' | 'Ơ' | 'ư' | 'Ư' | 'đ' | 'Đ' => {
+                vi_own += 1
+            }
+            '\u{1EA0}'..='\u{1EF9}' => vi_own += 1,
             _ => {}
         }
         letters += usize::from(c.is_alphabetic());
@@ -125,8 +134,9 @@ fn by_letters(sample: &str, whatlang_code: &str) -> Option<(&'static str, f32)> 
     if thorn >= 1 && thorn + eth >= LETTER_RULE_MIN && whatlang_code != "en" {
         return Some(("is", score(thorn + eth)));
     }
-    if s_dot >= LETTER_RULE_MIN {
-        return Some(("yo", score(s_dot)));
+    let yoruba_not_vi = whatlang_code == "vi" && vi_own == 0;
+    if s_dot >= LETTER_RULE_MIN || (yoruba_not_vi && s_dot + dot_below >= LETTER_RULE_MIN) {
+        return Some(("yo", score(s_dot + dot_below)));
     }
     if e_uml >= LETTER_RULE_MIN && e_uml * 50 >= letters {
         return Some(("sq", score(e_uml)));
