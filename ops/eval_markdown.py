@@ -13,7 +13,17 @@ structure, per kind:
 - "pages kept": of the pages whose gold has the kind, the share where we give at least
   half of the gold's items of that kind as such.
 
+- `--pred DIR` scores another system's Markdown instead: DIR/<id>.md per page (a missing
+  file is an empty prediction), with the same code. Link targets (`[text](url)`) are taken
+  out before comparing, so output with links scores like output without.
+
+rs-trafilatura's Markdown (its `output_markdown` option) comes from the peers-rs tool of
+../shared/tools/peers-rs with a mode `rs-trafilatura-md` added (one thread, default
+options): `peers-rs rs-trafilatura-md ../shared/devset/wcxb /tmp/peers/rs-md`.
+
 Usage: python3 ops/eval_markdown.py [--bin target/release/warcsift] [--devset DIR] [--jobs 2]
+       python3 ops/eval_markdown.py --pred /tmp/peers/rs-md
+       python3 ops/eval_markdown.py --links   # warcsift with --links (same words, plus URLs)
 """
 import argparse
 import collections
@@ -30,6 +40,7 @@ KINDS = ("heading", "list_item", "table_row", "code_block")
 
 
 def key(s):
+    s = re.sub(r"\]\([^()\s]*\)", "]", s)
     s = unicodedata.normalize("NFKC", s).lower()
     return "".join(c for c in s if c.isalnum())
 
@@ -66,10 +77,11 @@ def structure(md):
     return out
 
 
-def run_page(binary, path, url):
+def run_page(binary, path, url, links=False):
     with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
         html = f.read()
     args = [binary, "page", "--markdown", "-"] + (["--url", url] if url else [])
+    args += ["--links"] if links else []
     p = subprocess.run(args, input=html, capture_output=True, timeout=120)
     return p.stdout.decode("utf-8", "replace") if p.returncode == 0 else ""
 
@@ -81,19 +93,25 @@ def main():
         os.environ.get("CARGO_TARGET_DIR", os.path.join(repo, "target")), "release", "warcsift"))
     ap.add_argument("--devset", default=os.path.join(repo, "..", "shared", "devset", "wcxb"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--pred", help="score DIR/<id>.md instead of running warcsift")
+    ap.add_argument("--links", action="store_true", help="run warcsift with --links")
     a = ap.parse_args()
     rows = [json.loads(l) for l in open(os.path.join(a.devset, "meta.jsonl"))]
     rows = [r for r in rows if os.path.exists(os.path.join(a.devset, r["id"] + ".md"))]
 
     def one(r):
+        if a.pred:
+            p = os.path.join(a.pred, r["id"] + ".md")
+            return structure(open(p, encoding="utf-8", errors="replace").read()
+                             if os.path.exists(p) else "")
         p = os.path.join(a.devset, r["id"] + ".html")
         p = p if os.path.exists(p) else p + ".gz"
-        return structure(run_page(a.bin, p, r.get("url")))
+        return structure(run_page(a.bin, p, r.get("url"), a.links))
 
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         ours = list(ex.map(one, rows))
     golds = [structure(open(os.path.join(a.devset, r["id"] + ".md")).read()) for r in rows]
-    print(f"wcxb Markdown structure, {len(rows)} pages with gold Markdown ({a.bin})")
+    print(f"wcxb Markdown structure, {len(rows)} pages with gold Markdown ({a.pred or a.bin})")
     print(f"{'kind':11} {'precision':>9} {'recall':>7} {'pages with it':>14} {'pages kept':>10}")
     for k in KINDS:
         tp_p = tp_r = n_o = n_g = pages = kept = 0

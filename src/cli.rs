@@ -151,6 +151,10 @@ pub struct ExtractArgs {
     /// same words as the plain text).
     #[arg(long)]
     pub markdown: bool,
+    /// With --markdown, write links as `[text](url)` (URL resolved against the page's base
+    /// or URL; `javascript:` and fragment-only links as text only).
+    #[arg(long, requires = "markdown")]
+    pub links: bool,
     /// Compression of JSONL shards (WET is always gzip per record, text never compressed).
     #[arg(long, value_enum, default_value_t = Compress::Zstd)]
     pub compress: Compress,
@@ -216,6 +220,10 @@ pub struct PageArgs {
     /// The text as GitHub-flavoured Markdown.
     #[arg(long)]
     pub markdown: bool,
+    /// With --markdown, write links as `[text](url)` (URL resolved against the page's base
+    /// or --url; `javascript:` and fragment-only links as text only).
+    #[arg(long, requires = "markdown")]
+    pub links: bool,
 }
 
 /// Choices some methods take, shared by `extract` and `page`.
@@ -332,6 +340,7 @@ impl ExtractArgs {
                 langs: crate::corpus::CorpusOptions::parse_langs(&self.lang),
                 min_lang_score: self.min_lang_score,
                 markdown: self.markdown,
+                links: self.links,
             },
             record_delay: std::env::var(TEST_DELAY_ENV)
                 .ok()
@@ -455,12 +464,17 @@ fn page(args: &PageArgs) -> Result<(), String> {
         bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
     }
     let method = extract::method_with(&args.algorithm, &args.method.options())?;
+    let opts = crate::corpus::CorpusOptions {
+        markdown: args.markdown,
+        links: args.links,
+        ..crate::corpus::CorpusOptions::default()
+    };
     let ex = extract::extract_with_as(
         &bytes,
         args.charset.as_deref(),
         args.url.as_deref(),
         method.as_ref(),
-        args.markdown,
+        opts.markdown(),
     );
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -472,7 +486,6 @@ fn page(args: &PageArgs) -> Result<(), String> {
             offset: 0,
             truncated: false,
         };
-        let opts = crate::corpus::CorpusOptions::default();
         if let Some(record) = crate::corpus::page_record(ex, facts, &opts) {
             let mut line = Vec::new();
             crate::output::jsonl::encode_into(&record, &mut line);
@@ -482,7 +495,7 @@ fn page(args: &PageArgs) -> Result<(), String> {
     }
     if args.meta {
         let m = &ex.page.meta;
-        let detected = crate::lang::detect(&ex.page.text);
+        let detected = crate::lang::detect(&crate::markdown::without_link_targets(&ex.page.text));
         let _ = writeln!(out, "title: {}", m.title.as_deref().unwrap_or(""));
         let _ = writeln!(
             out,

@@ -18,9 +18,20 @@ pub struct CorpusOptions {
     pub min_lang_score: f32,
     /// `text` as Markdown ([`crate::markdown`]).
     pub markdown: bool,
+    /// With `markdown`, links as `[text](url)` (`--links`).
+    pub links: bool,
 }
 
 impl CorpusOptions {
+    /// How `text` is written: `None` plain, else Markdown with its links as the options say.
+    pub fn markdown(&self) -> Option<crate::markdown::Links> {
+        self.markdown.then_some(if self.links {
+            crate::markdown::Links::Inline
+        } else {
+            crate::markdown::Links::TextOnly
+        })
+    }
+
     /// Whether a page detected as `lang` with confidence `score` passes the filter.
     pub fn keeps(&self, lang: Option<&str>, score: Option<f32>) -> bool {
         if self.langs.is_empty() && self.min_lang_score <= 0.0 {
@@ -55,8 +66,13 @@ pub struct RecordFacts {
 
 /// The record of one extracted page; `None` when the language filter drops it.
 pub fn page_record(ex: Extraction, facts: RecordFacts, opts: &CorpusOptions) -> Option<PageRecord> {
-    // Markdown marks are few and language-neutral: the detector reads the text as it is.
-    let detected = crate::lang::detect(&ex.page.text);
+    // Markdown marks are few and language-neutral: the detector reads the text as it is,
+    // less the link targets (URLs are no language).
+    let detected = if opts.links {
+        crate::lang::detect(&crate::markdown::without_link_targets(&ex.page.text))
+    } else {
+        crate::lang::detect(&ex.page.text)
+    };
     let (lang, lang_score) = match detected {
         Some(d) => (Some(d.code), Some(d.score)),
         None => (None, None),
@@ -102,6 +118,7 @@ mod tests {
             langs: CorpusOptions::parse_langs(&["DE, fr".into()]),
             min_lang_score: 0.0,
             markdown: false,
+            links: false,
         };
         assert_eq!(de_fr.langs, ["de", "fr"]);
         assert!(de_fr.keeps(Some("fr"), Some(0.1)));
@@ -111,6 +128,7 @@ mod tests {
             langs: Vec::new(),
             min_lang_score: 0.8,
             markdown: false,
+            links: false,
         };
         assert!(sure.keeps(Some("en"), Some(0.8)));
         assert!(!sure.keeps(Some("en"), Some(0.79)));

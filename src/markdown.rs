@@ -13,9 +13,12 @@
 //! - anything else: a paragraph. Blocks are separated by a blank line, items and rows of one
 //!   list or table by a line break.
 //!
-//! Link text only (no URLs: the `Doc` keeps none). Markup characters in the text are not
-//! escaped, so the words stay exactly those of the plain text; only the marks and line
-//! breaks are added.
+//! Links ([`Links`]): their text only by default; with `--links`, `[text](url)`, the URL
+//! resolved against the page's `<base href>` or URL (relative ones kept as they are when
+//! neither is known), `javascript:`, `data:` and fragment-only (`#x`) targets written as
+//! text only, and no links inside code blocks. Markup characters in the text are not
+//! escaped, so the words stay exactly those of the plain text; only the marks, link targets
+//! and line breaks are added ([`without_link_targets`] takes the targets out again).
 
 use crate::doc::{Doc, Segment};
 use crate::tokenize::Tag;
@@ -23,6 +26,16 @@ use crate::tokenize::Tag;
 /// Ancestors looked at per segment at most (deeper markup is rare; the bound keeps a
 /// pathological page linear).
 const MAX_ANCESTORS: usize = 64;
+
+/// How links are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Links {
+    /// Their text only.
+    #[default]
+    TextOnly,
+    /// `[text](url)` (`--links`).
+    Inline,
+}
 
 /// What encloses a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,12 +50,19 @@ enum Kind {
     Code(u32, Option<&'static str>),
 }
 
-/// The kept segments of `doc` as Markdown (see the module doc).
-pub fn render(doc: &Doc, keep: &[bool]) -> String {
+/// The kept segments of `doc` as Markdown (see the module doc). [`Links::Inline`] needs a
+/// `doc` parsed with [`crate::doc::Limits::hrefs`] (without it every link is text only).
+pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
     let mut out = String::with_capacity(doc.text.len() / 2);
     let mut prev: Option<(&Segment, Kind)> = None;
     let mut table_rows = 0usize;
     let mut row_cells = 0usize;
+    let base = match links {
+        Links::Inline => base_url(doc),
+        Links::TextOnly => None,
+    };
+    // The link element whose `[` is open, and its target.
+    let mut open_link: Option<(u32, String)> = None;
     for (s, _) in doc
         .segments
         .iter()
@@ -50,6 +70,17 @@ pub fn render(doc: &Doc, keep: &[bool]) -> String {
         .filter(|(s, &k)| k && !s.hidden)
     {
         let kind = kind_of(doc, s);
+        let link = match links {
+            Links::Inline if s.link && !matches!(kind, Kind::Code(..)) => link_of(doc, s),
+            _ => None,
+        };
+        let same_block = prev.is_some_and(|(p, _)| p.block == s.block);
+        if let Some((e, url)) = &open_link {
+            if link != Some(*e) || !same_block {
+                close_link(&mut out, url);
+                open_link = None;
+            }
+        }
         match prev {
             Some((p, _)) if p.block == s.block => {
                 // Same block: as the plain text joins it, except code keeps its lines.
@@ -65,8 +96,17 @@ pub fn render(doc: &Doc, keep: &[bool]) -> String {
             }
             None => open_first(&mut out, kind, &mut table_rows, &mut row_cells),
         }
+        if let Some(e) = link.filter(|_| open_link.is_none()) {
+            if let Some(url) = doc.href(e).and_then(|h| resolve(base.as_deref(), h)) {
+                out.push('[');
+                open_link = Some((e, url));
+            }
+        }
         out.push_str(doc.seg_text(s));
         prev = Some((s, kind));
+    }
+    if let Some((_, url)) = &open_link {
+        close_link(&mut out, url);
     }
     if let Some((_, pk)) = prev {
         close(
@@ -78,6 +118,194 @@ pub fn render(doc: &Doc, keep: &[bool]) -> String {
         );
     }
     out
+}
+
+/// Ends an open link: `](url)`, with the characters that would end the target early (space,
+/// parentheses, angle brackets) percent-encoded and control characters dropped.
+fn close_link(out: &mut String, url: &str) {
+    out.push_str("](");
+    for c in url.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out.push(')');
+}
+
+/// The innermost link element ([`crate::doc::Element::link`]) around segment `s`.
+fn link_of(doc: &Doc, s: &Segment) -> Option<u32> {
+    let mut i = s.element as usize;
+    for _ in 0..MAX_ANCESTORS {
+        let e = doc.elements.get(i)?;
+        if e.link {
+            return Some(i as u32);
+        }
+        if i == 0 || e.parent as usize == i {
+            break;
+        }
+        i = e.parent as usize;
+    }
+    None
+}
+
+/// The URL relative links resolve against: `<base href>` (itself resolved against the
+/// page's URL), else the page's URL; `None` when neither is absolute.
+fn base_url(doc: &Doc) -> Option<String> {
+    let page = doc.url.as_deref().filter(|u| scheme_len(u).is_some());
+    match doc.base.as_deref().filter(|b| !b.is_empty()) {
+        Some(b) => resolve(page, b).filter(|u| scheme_len(u).is_some()),
+        None => page.map(str::to_owned),
+    }
+}
+
+/// Length of `url`'s scheme (`https` in `https://…`), when it starts with one.
+fn scheme_len(url: &str) -> Option<usize> {
+    let colon = url.find(':')?;
+    let scheme = url.get(..colon)?;
+    let mut chars = scheme.chars();
+    let ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    ok.then_some(colon)
+}
+
+/// The target of a link `href`, resolved against `base` (RFC 3986 section 5.2, with
+/// dot-segment removal); `None` for a target that is no place to go (empty, fragment only,
+/// `javascript:`, `vbscript:`, `data:`). Without a base a relative target is kept as is.
+pub fn resolve(base: Option<&str>, href: &str) -> Option<String> {
+    let href = href.trim();
+    if href.is_empty() || href.starts_with('#') {
+        return None;
+    }
+    if let Some(n) = scheme_len(href) {
+        let scheme = href.get(..n).unwrap_or("");
+        let bad = ["javascript", "vbscript", "data"];
+        return (!bad.iter().any(|b| scheme.eq_ignore_ascii_case(b))).then(|| href.to_owned());
+    }
+    let Some(base) = base else {
+        return Some(href.to_owned());
+    };
+    let n = scheme_len(base)?;
+    let (scheme, rest) = base.split_at(n + 1);
+    if href.starts_with("//") {
+        return Some(format!("{scheme}{href}"));
+    }
+    // Authority: after "//" up to the first '/', '?' or '#'.
+    let (authority, path_etc) = match rest.strip_prefix("//") {
+        Some(r) => {
+            let end = r.find(['/', '?', '#']).unwrap_or(r.len());
+            (&rest[..end + 2], &r[end..])
+        }
+        None => ("", rest),
+    };
+    let path_end = path_etc.find(['?', '#']).unwrap_or(path_etc.len());
+    let base_path = &path_etc[..path_end];
+    let origin = format!("{scheme}{authority}");
+    if let Some(q) = href.strip_prefix('?') {
+        return Some(format!("{origin}{base_path}?{q}"));
+    }
+    let (path, tail) = match href.find(['?', '#']) {
+        Some(i) => href.split_at(i),
+        None => (href, ""),
+    };
+    let merged = if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        let dir = match base_path.rfind('/') {
+            Some(i) => &base_path[..=i],
+            None if authority.is_empty() => "",
+            None => "/",
+        };
+        format!("{dir}{path}")
+    };
+    Some(format!("{origin}{}{tail}", remove_dot_segments(&merged)))
+}
+
+/// RFC 3986's remove_dot_segments on a path.
+fn remove_dot_segments(path: &str) -> String {
+    if !path.split('/').any(|s| s == "." || s == "..") {
+        return path.to_owned();
+    }
+    let mut out: Vec<&str> = Vec::new();
+    let segs: Vec<&str> = path.split('/').collect();
+    for (i, seg) in segs.iter().enumerate() {
+        let last = i + 1 == segs.len();
+        match *seg {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > 1 || out.first().is_some_and(|f| !f.is_empty()) {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    let joined = out.join("/");
+    if path.starts_with('/') && !joined.starts_with('/') {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// `md` with each inline link written as its text alone (`[a b](https://x/y) c` gives
+/// `a b c`), so that what reads the text (the language detector) reads the words, not the
+/// URLs. Text without links is returned as it is.
+pub fn without_link_targets(md: &str) -> std::borrow::Cow<'_, str> {
+    if !md.contains("](") {
+        return std::borrow::Cow::Borrowed(md);
+    }
+    let mut out = String::with_capacity(md.len());
+    let mut rest = md;
+    while let Some(i) = rest.find("](") {
+        let after = &rest[i + 2..];
+        match after.find([')', ' ', '\n']) {
+            Some(j) if after.as_bytes()[j] == b')' => {
+                let before = &rest[..i];
+                match opening_bracket(before) {
+                    Some(k) => {
+                        out.push_str(&before[..k]);
+                        out.push_str(&before[k + 1..]);
+                    }
+                    None => out.push_str(before),
+                }
+                rest = &after[j + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..i + 2]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// The `[` that opens the link whose text ends `before`: the last one not matched by a `]`
+/// after it (so `[a [b]` gives the first).
+fn opening_bracket(before: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in before.bytes().enumerate().rev() {
+        match b {
+            b']' => depth += 1,
+            b'[' if depth == 0 => return Some(i),
+            b'[' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Ends the block of kind `pk` before one of kind `next`.
@@ -295,7 +523,119 @@ mod tests {
     fn md(html: &str) -> String {
         let doc = Doc::parse(html);
         let keep = vec![true; doc.segments.len()];
-        render(&doc, &keep)
+        render(&doc, &keep, Links::TextOnly)
+    }
+
+    fn md_links(html: &str, url: Option<&str>) -> String {
+        let limits = crate::doc::Limits {
+            hrefs: true,
+            ..crate::doc::Limits::default()
+        };
+        let mut doc = Doc::parse_with(html, limits);
+        doc.url = url.map(str::to_owned);
+        let keep = vec![true; doc.segments.len()];
+        render(&doc, &keep, Links::Inline)
+    }
+
+    /// The words of `md` without its marks, in order.
+    fn words(md: &str) -> Vec<String> {
+        let marks = ["#", "##", "-", "|", "---", "```", "1."];
+        without_link_targets(md)
+            .split_whitespace()
+            .map(|w| w.trim_start_matches("```"))
+            .filter(|w| !w.is_empty() && !marks.contains(w))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn links_are_written_with_resolved_targets() {
+        let html = "<html><head><title>t</title></head><body>\
+            <h2><a href=\"/news\">News</a></h2>\
+            <p>See <a href=\"a/b.html?x=1#top\">the <b>report</b></a>, \
+            <a href=\"javascript:void(0)\">this</a> and <a href=\"#note\">that</a>.</p>\
+            <ul><li><a href=\"https://other.org/p (1)\">Other</a></li></ul>\
+            <pre><a href=\"/x\">code</a></pre></body></html>";
+        let got = md_links(html, Some("https://example.com/dir/page.html"));
+        assert_eq!(
+            got,
+            "## [News](https://example.com/news)\n\n\
+             See [the report](https://example.com/dir/a/b.html?x=1#top), this and that.\n\n\
+             - [Other](https://other.org/p%20%281%29)\n\n```\ncode\n```"
+        );
+        // Without --links: the text only, as before.
+        let doc = Doc::parse(html);
+        let keep = vec![true; doc.segments.len()];
+        assert!(!render(&doc, &keep, Links::TextOnly).contains("]("));
+        assert!(!md(html).contains('['));
+    }
+
+    #[test]
+    fn base_href_and_pages_without_url() {
+        let html = "<head><base href=\"https://cdn.example.net/docs/\"></head>\
+            <p><a href=\"../guide/\">Guide</a> <a href=\"./x\">X</a></p>";
+        assert_eq!(
+            md_links(html, Some("https://example.com/")),
+            "[Guide](https://cdn.example.net/guide/) [X](https://cdn.example.net/docs/x)"
+        );
+        let html = "<p><a href=\"rel/page\">Rel</a> <a href=\"//h.org/a\">Abs</a></p>";
+        assert_eq!(md_links(html, None), "[Rel](rel/page) [Abs](//h.org/a)");
+    }
+
+    #[test]
+    fn resolves_like_rfc_3986() {
+        let base = Some("http://a/b/c/d;p?q");
+        for (href, want) in [
+            ("g", "http://a/b/c/g"),
+            ("./g", "http://a/b/c/g"),
+            ("g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"),
+            ("?y", "http://a/b/c/d;p?y"),
+            ("g?y", "http://a/b/c/g?y"),
+            ("g#s", "http://a/b/c/g#s"),
+            ("..", "http://a/b/"),
+            ("../g", "http://a/b/g"),
+            ("../..", "http://a/"),
+            ("../../g", "http://a/g"),
+            ("../../../g", "http://a/g"),
+            ("mailto:x@y.z", "mailto:x@y.z"),
+        ] {
+            assert_eq!(resolve(base, href).as_deref(), Some(want), "{href}");
+        }
+        for bad in [
+            "",
+            "  ",
+            "#top",
+            "javascript:go()",
+            "JavaScript:x",
+            "data:text/html,x",
+        ] {
+            assert_eq!(resolve(base, bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            resolve(Some("https://h.org"), "p").as_deref(),
+            Some("https://h.org/p")
+        );
+    }
+
+    #[test]
+    fn link_targets_leave_the_words_alone() {
+        assert_eq!(without_link_targets("no links [here]"), "no links [here]");
+        assert_eq!(
+            without_link_targets("# [A b](https://x/y) c [d](e)."),
+            "# A b c d."
+        );
+        assert_eq!(without_link_targets("x [a [b]](u) [[c]](v)"), "x a [b] [c]");
+        let html = "<h2><a href=\"/a\">A</a> x</h2><p>b <a href=\"/c\"><i>c</i> d</a>e</p>\
+            <ul><li><a href=\"/d\">d</a></li></ul><table><tr><td><a href=\"t\">e</a></td>\
+            <td>f</td></tr></table><pre>g\nh</pre><p><a href=\"/s\">split\nacross</a> lines</p>";
+        let doc = Doc::parse(html);
+        let keep = vec![true; doc.segments.len()];
+        let plain = crate::extract::render(&doc, &keep);
+        let md = md_links(html, Some("https://example.com/"));
+        assert!(md.contains("](https://example.com/a)"), "{md}");
+        assert_eq!(words(&md), plain.split_whitespace().collect::<Vec<_>>());
     }
 
     #[test]
@@ -318,7 +658,7 @@ mod tests {
         let keep = vec![true; doc.segments.len()];
         let plain = crate::extract::render(&doc, &keep);
         let marks = ["#", "##", "-", "|", "---", "```", "1."];
-        let md = render(&doc, &keep);
+        let md = render(&doc, &keep, Links::TextOnly);
         let words: Vec<&str> = md
             .split_whitespace()
             .map(|w| w.trim_start_matches("```"))

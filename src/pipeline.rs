@@ -1090,7 +1090,7 @@ fn process(record: &RawRecord, methods: &Methods, limits: &http::Limits, source:
         charset.as_deref(),
         Some(&url),
         method,
-        methods.corpus.markdown,
+        methods.corpus.markdown(),
     );
     cost.over_budget = methods.time.is_some_and(|t| started.elapsed() > t);
     let facts = crate::corpus::RecordFacts {

@@ -703,3 +703,76 @@ fn dev_warc_through_stdin_and_http_gives_the_same_pages() {
         file
     );
 }
+
+#[test]
+fn markdown_links_keep_the_words() {
+    use warcsift::markdown::without_link_targets;
+    let dir = tempdir();
+    let page = dir.path().join("links.html");
+    std::fs::write(
+        &page,
+        "<html><head><title>T</title></head><body><article><h1>The <a href=\"/river\">river</a> plan</h1>\
+         <p>The council approved the plan for the river on Tuesday, after a long debate that ran \
+         late into the night; <a href=\"minutes.html#p2\">the minutes [draft]</a> are online, and \
+         <a href=\"javascript:share()\">share</a> or <a href=\"#top\">go up</a>.</p>\
+         <ul><li><a href=\"https://other.org/x\">Other coverage</a> of the same meeting</li></ul>\
+         </article></body></html>",
+    )
+    .unwrap();
+    let p = page.to_str().unwrap();
+    let url = "https://news.example.com/2025/plan.html";
+    let (ok, plain_md, err) = warcsift(&["page", p, "--url", url, "--markdown"]);
+    assert!(ok, "{err}");
+    let (ok, md, err) = warcsift(&["page", p, "--url", url, "--markdown", "--links"]);
+    assert!(ok, "{err}");
+    assert!(
+        md.contains("[river](https://news.example.com/river)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[the minutes [draft]](https://news.example.com/2025/minutes.html#p2)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- [Other coverage](https://other.org/x) of"),
+        "{md}"
+    );
+    assert!(!md.contains("javascript") && !md.contains("#top"), "{md}");
+    assert!(!plain_md.contains("]("), "{plain_md}");
+    assert_eq!(without_link_targets(&md), plain_md);
+    // --links means nothing without --markdown.
+    let (ok, _, err) = warcsift(&["page", p, "--links"]);
+    assert!(!ok && err.contains("--markdown"), "{err}");
+
+    // extract: the same pages, the same words and languages, with and without --links.
+    let mut runs = Vec::new();
+    let sample = sample();
+    for links in [false, true] {
+        let out = dir.path().join(format!("out-{links}"));
+        let mut args = vec![
+            "extract",
+            sample.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--compress",
+            "none",
+            "-q",
+            "--markdown",
+        ];
+        if links {
+            args.push("--links");
+        }
+        let (ok, _, err) = warcsift(&args);
+        assert!(ok, "{err}");
+        runs.push(read_jsonl(&out));
+    }
+    assert_eq!(runs[0].len(), runs[1].len());
+    let mut linked = 0;
+    for (a, b) in runs[0].iter().zip(&runs[1]) {
+        let (ta, tb) = (a["text"].as_str().unwrap(), b["text"].as_str().unwrap());
+        linked += usize::from(tb.contains("](http"));
+        assert_eq!(without_link_targets(tb), ta, "{}", a["url"]);
+        assert_eq!(a["lang"], b["lang"], "{}", a["url"]);
+    }
+    assert!(linked > 0, "no page of the sample has a link in its text");
+}

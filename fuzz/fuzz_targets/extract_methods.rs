@@ -30,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
                 max_depth: 4,
                 max_ident_bytes: 8,
                 units: false,
+                hrefs: true,
             },
         );
         assert!(shallow.elements.iter().all(|e| e.depth <= 5));

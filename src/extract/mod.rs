@@ -205,16 +205,17 @@ pub fn extract_text(html: &str, method: &dyn Method) -> PageText {
 
 /// Run `method` over an already decoded page whose URL is known.
 pub fn extract_page(html: &str, url: Option<&str>, method: &dyn Method) -> PageText {
-    extract_page_as(html, url, method, false)
+    extract_page_as(html, url, method, None)
 }
 
-/// [`extract_page`], with the text as Markdown when `markdown` ([`crate::markdown`]; the
-/// same words; a page whose text comes from its structured data keeps it as it is).
+/// [`extract_page`], with the text as Markdown when `markdown` is set, its links written as
+/// it says ([`crate::markdown`]; the same words; a page whose text comes from its
+/// structured data keeps it as it is).
 pub fn extract_page_as(
     html: &str,
     url: Option<&str>,
     method: &dyn Method,
-    markdown: bool,
+    markdown: Option<crate::markdown::Links>,
 ) -> PageText {
     if !method.builds_doc() {
         return PageText::default();
@@ -222,6 +223,7 @@ pub fn extract_page_as(
     let html = method.prepare(html);
     let limits = crate::doc::Limits {
         units: method.reads_units(),
+        hrefs: markdown == Some(crate::markdown::Links::Inline),
         ..crate::doc::Limits::default()
     };
     let mut doc = Doc::parse_with(&html, limits);
@@ -248,8 +250,8 @@ pub fn extract_page_as(
             }
         }
     }
-    if markdown && from_selection {
-        text = crate::markdown::render(&doc, &keep);
+    if let Some(links) = markdown.filter(|_| from_selection) {
+        text = crate::markdown::render(&doc, &keep, links);
     }
     if method.falls_back_to_structured() && page_type == PageType::Product {
         add_product_description(&mut text, &info.structured);
@@ -333,16 +335,16 @@ pub fn extract_with(
     url: Option<&str>,
     method: &dyn Method,
 ) -> Extraction {
-    extract_with_as(html, http_charset, url, method, false)
+    extract_with_as(html, http_charset, url, method, None)
 }
 
-/// [`extract_with`], with the text as Markdown when `markdown` ([`extract_page_as`]).
+/// [`extract_with`], with the text as Markdown when `markdown` is set ([`extract_page_as`]).
 pub fn extract_with_as(
     html: &[u8],
     http_charset: Option<&str>,
     url: Option<&str>,
     method: &dyn Method,
-    markdown: bool,
+    markdown: Option<crate::markdown::Links>,
 ) -> Extraction {
     let decoded = crate::charset::decode(html, http_charset, url);
     Extraction {
