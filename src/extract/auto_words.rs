@@ -192,7 +192,8 @@ const MODIFIER_PREFIXES: &[&str] = &["has", "js", "with", "no", "is"];
 
 /// First parts of the classes that page builders put on every block they lay out
 /// (Elementor's `elementor-widget-text-editor`, Divi's `et_pb_widget`, WPBakery's
-/// `vc_widget`, Beaver Builder's `fl-widget`, Gutenberg's `wp-block-*`): after them, a weak
+/// `vc_widget`, Beaver Builder's `fl-widget`, Gutenberg's `wp-block-*`, Adobe Experience
+/// Manager's core components `cmp-cta__banner`, HubSpot's `hs_cos_wrapper_widget`): after them, a weak
 /// boilerplate word (`widget`, `header`, `banner`, `side`) names a layout slot, not a role,
 /// and does not prune. Strong words still do (`elementor-nav-menu` is a menu).
 const BUILDER_PREFIXES: &[&str] = &[
@@ -205,6 +206,8 @@ const BUILDER_PREFIXES: &[&str] = &[
     "wp",
     "brxe",
     "uagb",
+    "cmp",
+    "hs",
 ];
 
 /// Parts after which a class names a taxonomy value (a category, tag or author).
@@ -466,6 +469,17 @@ pub(crate) const TITLE_WORDS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_builder_slots_are_not_roles() {
+        // Adobe Experience Manager's core components and HubSpot's modules: a weak word
+        // after the builder's prefix names a layout slot.
+        assert_eq!(ident_bits("cmp-cta__banner") & u16::from(R_WEAK), 0);
+        assert_eq!(ident_bits("hs_cos_wrapper_widget") & u16::from(R_WEAK), 0);
+        assert_ne!(ident_bits("site-banner") & u16::from(R_WEAK), 0);
+        // Strong words still prune.
+        assert_ne!(ident_bits("cmp-navigation") & u16::from(R_STRONG), 0);
+    }
 
     #[test]
     fn a_heading_slug_names_no_role() {
