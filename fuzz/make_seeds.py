@@ -118,7 +118,14 @@ def main():
             write("extract_methods", payload)
     # A few hostile shapes as seeds too.
     for s in [b"<a" * 200, b"<!--" + b"-" * 100, b"<script>" + b"</scrip" * 50,
-              b"<div>" * 300 + b"x", b"<a href='" + b"x" * 100, b"&amp;&#x10FFFF;&#99999999;&"]:
+              b"<div>" * 300 + b"x", b"<a href='" + b"x" * 100, b"&amp;&#x10FFFF;&#99999999;&",
+              # React streaming (src/react_stream.rs): placed, nested, cyclic, unclosed.
+              b'<main><!--$?--><template id="B:0"></template><p>Loading</p><!--/$--></main>'
+              b'<div hidden id="S:0"><div><p>Specs</p><template id="P:1"></template></div></div>'
+              b'<div hidden id="S:1">b<template id="P:1"></template></div>'
+              b'<script>$RC("B:0","S:0");$RS("S:1","P:1")</script>',
+              b'<template id="B:0"></template><div hidden id="S:0"><div>x'
+              b'<script>$RC("B:0","S:0")</script>']:
         write("tokenizer", s)
         write("extract_methods", s)
     for s in [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffff\r\nab",
