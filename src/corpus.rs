@@ -32,6 +32,17 @@ impl CorpusOptions {
         })
     }
 
+    /// The language of a page's `text` as these options wrote it: Markdown marks are few
+    /// and language-neutral, so the detector reads the text as it is, less the link targets
+    /// of `--links` (URLs are no language).
+    pub fn detect_lang(&self, text: &str) -> Option<crate::lang::Detected> {
+        if self.links {
+            crate::lang::detect(&crate::markdown::without_link_targets(text))
+        } else {
+            crate::lang::detect(text)
+        }
+    }
+
     /// Whether a page detected as `lang` with confidence `score` passes the filter.
     pub fn keeps(&self, lang: Option<&str>, score: Option<f32>) -> bool {
         if self.langs.is_empty() && self.min_lang_score <= 0.0 {
@@ -66,13 +77,7 @@ pub struct RecordFacts {
 
 /// The record of one extracted page; `None` when the language filter drops it.
 pub fn page_record(ex: Extraction, facts: RecordFacts, opts: &CorpusOptions) -> Option<PageRecord> {
-    // Markdown marks are few and language-neutral: the detector reads the text as it is,
-    // less the link targets (URLs are no language).
-    let detected = if opts.links {
-        crate::lang::detect(&crate::markdown::without_link_targets(&ex.page.text))
-    } else {
-        crate::lang::detect(&ex.page.text)
-    };
+    let detected = opts.detect_lang(&ex.page.text);
     let (lang, lang_score) = match detected {
         Some(d) => (Some(d.code), Some(d.score)),
         None => (None, None),

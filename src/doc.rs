@@ -25,7 +25,7 @@
 //!
 //! Refuses nothing; limits (`Limits`) cap the depth that is tracked and the attribute bytes kept.
 
-use crate::tokenize::{decode_text, Tag, Token, TokenKind, Tokenizer};
+use crate::tokenize::{decode_attr, decode_text, Tag, Token, TokenKind, Tokenizer};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -545,11 +545,11 @@ impl<'a> Builder<'a> {
             return;
         }
         let (ident, hidden, href) = self.attributes(t);
-        let link = tag == Tag::A && href;
-        if link && self.limits.hrefs {
-            if let Some(h) = t.attr(self.src, "href") {
-                self.doc.hrefs.push((index, h.trim().to_owned()));
-            }
+        let link = tag == Tag::A && href.is_some();
+        if let Some(h) = href.filter(|_| link && self.limits.hrefs) {
+            self.doc
+                .hrefs
+                .push((index, decode_attr(h).trim().to_owned()));
         }
         let parent = self.top();
         let depth = self.stack.len() as u32;
@@ -583,14 +583,15 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// id/class/role/itemprop words and visibility of a start tag.
-    fn attributes(&mut self, t: &Token) -> (Range<u32>, bool, bool) {
+    /// id/class/role/itemprop words, visibility and the raw `href` (its first one) of a
+    /// start tag.
+    fn attributes(&mut self, t: &Token) -> (Range<u32>, bool, Option<&'a str>) {
         let start = self.doc.idents.len();
         let mut hidden = false;
-        let mut href = false;
+        let mut href = None;
         // Fast path: no attributes at all.
         if t.end - t.start <= t.name(self.src).len() + 3 {
-            return (start as u32..start as u32, false, false);
+            return (start as u32..start as u32, false, None);
         }
         for (name, value) in t.attrs(self.src) {
             let keep = name.eq_ignore_ascii_case("id")
@@ -628,7 +629,7 @@ impl<'a> Builder<'a> {
                     }
                 }
             } else if name.eq_ignore_ascii_case("href") {
-                href = true;
+                href = href.or(Some(value));
             } else if name.eq_ignore_ascii_case("hidden") {
                 hidden = true;
             } else if name.eq_ignore_ascii_case("aria-hidden") {

@@ -1139,7 +1139,7 @@ mod tests {
 
     #[test]
     fn a_short_notice_gives_way_to_a_page_its_words_hid() {
-        // HubSpot wraps every module in `hs_cos_wrapper_widget`: the weak word prunes the
+        // HubSpot's grid puts every module in a `widget-span`: the weak word prunes the
         // whole article, and only a one-line notice outside it is left.
         let p = "Once your career is under way, it is important to build a solid financial future, one careful step and one sensible habit at a time.";
         let module = format!("<div class=\"widget-span hs_cos_wrapper_widget\"><p>{p}</p></div>");
