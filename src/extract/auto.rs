@@ -84,7 +84,7 @@ fn ident_weight(tag: Tag, ident: &str, roles: u8) -> f64 {
     if roles & R_CONTENT != 0 {
         w += 25.0;
     }
-    if roles & (R_STRONG | R_WEAK | R_COMMENT) != 0 {
+    if roles & (R_STRONG | R_WEAK | R_HEADER | R_COMMENT) != 0 {
         w -= 25.0;
     }
     w
@@ -240,11 +240,14 @@ fn prune(
         // `product-grid-side`) holds many items and little prose: a weak word does not
         // prune an element holding a tenth of the page's text there.
         let weak_prunes = !(by.listing && chars[i] * 10 >= total);
+        // Inside an article or `<main>`, a `header` class is the content's own header, as
+        // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
+        let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
         let by_word = !big
             && !ident.is_empty()
             && ((by.role_words
                 && !holds_prose
-                && (r & R_STRONG != 0 || (weak_prunes && r & R_WEAK != 0 && r & R_CONTENT == 0)))
+                && (r & R_STRONG != 0 || (weak_prunes && weak && r & R_CONTENT == 0)))
                 || (!by.keep_comments
                     && (r & R_COMMENT != 0 || (by.product && customer_reviews(ident)))));
         // A consent manager goes whatever its size (its purpose texts can be most of the
@@ -458,6 +461,11 @@ impl Auto {
             }
             if lifts(page_type) {
                 lift_to_repeats(doc, top, &sums, &bad, &mut in_region);
+            }
+            if page_type == PageType::Documentation {
+                if let Some(body) = document_body(doc, top, &bad) {
+                    in_region[body] = true;
+                }
             }
             if page_type == PageType::Product {
                 if let Some(scope) = product_scope(doc, top, &chars, &bad) {
@@ -699,6 +707,35 @@ fn item_grid(doc: &Doc, sums: &[crate::doc::Sums], bad: &[bool]) -> Vec<usize> {
         .collect()
 }
 
+/// A documentation page's body around its best container: the outermost `<section>` of
+/// the nested ones that hold it (Sphinx, MkDocs, rustdoc and most generators write one per
+/// heading), then the `<article>` or `<main>` right around them. The best container is one
+/// subsection, the one with most prose; the sections beside it, short ones included (a
+/// class's signature, a one-line middleware), are as much the page. `None` when the best
+/// container is not in a section, or the body is pruned.
+fn document_body(doc: &Doc, top: usize, bad: &[bool]) -> Option<usize> {
+    let parent = |i: usize| doc.elements[i].parent as usize;
+    // The section must be close around the best container, and not a layout wrapper
+    // around the page's `<main>` (Google's devsite: `<section class="devsite-wrapper">`).
+    let mut c = top;
+    for _ in 0..SECTION_REACH {
+        if c == 0 || matches!(doc.elements[c].tag, Tag::Section | Tag::Main | Tag::Article) {
+            break;
+        }
+        c = parent(c);
+    }
+    if c == 0 || doc.elements[c].tag != Tag::Section {
+        return None;
+    }
+    while parent(c) != 0 && doc.elements[parent(c)].tag == Tag::Section && !bad[parent(c)] {
+        c = parent(c);
+    }
+    (!bad[c]).then_some(c)
+}
+
+/// How many levels above the best container [`document_body`] looks for its section.
+const SECTION_REACH: usize = 3;
+
 /// How many levels above the best container [`lift_to_repeats`] looks.
 const LIFT_LEVELS: usize = 5;
 
@@ -856,6 +893,51 @@ mod tests {
         )
         .text;
         assert!(t.contains("Great news"), "{t}");
+    }
+
+    /// A Sphinx page: one `<section>` per heading, nested. The subsection with most prose
+    /// wins the region; its short siblings (a class's signature, a one-line note) are as
+    /// much the page.
+    #[test]
+    fn documentation_keeps_every_section_of_its_body() {
+        let long = |what: &str| {
+            format!("<p>The {what} middleware is described here at length, with its settings, its defaults, how it orders itself among the others, and what it changes in each response it handles.</p>")
+        };
+        let html = format!(
+            "<html><head><meta name=generator content='Docutils 0.21'></head><body>\
+             <nav class=sphinxsidebar><ul><li><a href=/a>Index</a></li><li><a href=/b>Modules</a></li></ul></nav>\
+             <div role=main><section id=middleware><h1>Middleware<a class=headerlink href=#m>¶</a></h1>\
+             <section id=cache><h2>Cache middleware</h2><dl><dt>class UpdateCacheMiddleware</dt></dl>\
+             <p>Enables the site-wide cache.</p></section>\
+             <section id=common><h2>Common middleware</h2>{}{}{}</section>\
+             <section id=broken><h2>Broken link emails</h2><p>Sends broken link notification emails to MANAGERS.</p></section>\
+             </section></div><div class=footer>Last updated on Mar 2.</div></body></html>",
+            long("common"),
+            long("redirect"),
+            long("gzip")
+        );
+        let t = extract_text(&html, &Auto::default()).text;
+        assert!(t.contains("middleware is described"), "{t}");
+        assert!(t.contains("class UpdateCacheMiddleware"), "{t}");
+        assert!(t.contains("Sends broken link notification"), "{t}");
+        assert!(!t.contains("Modules") && !t.contains("Last updated"), "{t}");
+    }
+
+    /// A `header` class inside `<main>` is the content's own header (MDN's
+    /// `layout__header`: the summary and its notes), as a `<header>` tag there is; the
+    /// site's header outside it stays out.
+    #[test]
+    fn a_header_class_inside_main_is_the_contents_own() {
+        let p = "<p>The WebSocket object provides the API for creating and managing a connection to a server, and for sending and receiving data on the connection, in both directions.</p>";
+        let html = format!(
+            "<body><div class='site-header'><a href=/>Home</a> <span>Sign in to the developer network and more</span></div>\
+             <main><div class='layout__header'><h1>WebSocket</h1><div class='notecard note'><p>Note: This feature is available in Web Workers.</p></div></div>\
+             <div class=body>{p}{p}{p}</div></main></body>"
+        );
+        let t = extract_text(&html, &Auto::default()).text;
+        assert!(t.contains("available in Web Workers"), "{t}");
+        assert!(t.contains("creating and managing"), "{t}");
+        assert!(!t.contains("Sign in"), "{t}");
     }
 
     #[test]

@@ -25,7 +25,8 @@ use serde::Deserialize;
 use super::auto_blocks::{is_prose, Block, Decision};
 use super::auto_lang::{is_cjk, len_bit, Stopwords};
 use super::auto_words::{
-    words_known, Words, R_COMMENT, R_CONTENT, R_STRONG, R_WEAK, W_CAPTION, W_META, W_TITLE,
+    words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_CAPTION, W_META,
+    W_TITLE,
 };
 use crate::doc::Doc;
 use crate::tokenize::Tag;
@@ -243,7 +244,7 @@ fn ancestor_flags(doc: &Doc, roles: &[u8]) -> Vec<u16> {
         for (role, a) in [
             (R_CONTENT, A_CONTENT),
             (R_STRONG, A_STRONG),
-            (R_WEAK, A_WEAK),
+            (R_WEAK | R_HEADER, A_WEAK),
             (R_COMMENT, A_COMMENT),
         ] {
             if r & role != 0 {

@@ -54,8 +54,12 @@ pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
 /// Weaker boilerplate words: they prune only elements that declare no content word.
 pub(crate) const WEAK_BOILER_WORDS: &[&str] = &[
     "side", "aside", "widget", "banner", "ad", "ads", "promo", "tags", "popular", "trending",
-    "skip", "print", "rss", "overlay", "search", "rightcol", "leftcol", "tools", "header",
+    "skip", "print", "rss", "overlay", "search", "rightcol", "leftcol", "tools",
 ];
+
+/// `header`: a weak boilerplate word outside an article or `<main>` (the site's masthead),
+/// the content's own header inside one ([`R_HEADER`]).
+const HEADER_WORDS: &[&str] = &["header"];
 
 const COMMENT_WORDS: &[&str] = &[
     "comment",
@@ -170,7 +174,7 @@ pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
         if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
             return false;
         }
-        if std::ptr::eq(list, WEAK_BOILER_WORDS)
+        if (std::ptr::eq(list, WEAK_BOILER_WORDS) || std::ptr::eq(list, HEADER_WORDS))
             && parts.peek().is_some_and(|p| BUILDER_PREFIXES.contains(p))
         {
             return false;
@@ -227,6 +231,8 @@ const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", 
 /// `usercentrics-root`, `truste_box_overlay`): it prunes whatever its size, since a consent
 /// manager's purpose texts can outweigh the page it covers.
 pub(crate) const R_CONSENT: u8 = 1 << 5;
+/// `header` ([`HEADER_WORDS`]): weak, like [`R_WEAK`], except inside an article.
+pub(crate) const R_HEADER: u8 = 1 << 6;
 const CONSENT_WORDS: &[&str] = &[
     "cookie",
     "cookies",
@@ -294,13 +300,14 @@ impl WordTable {
 fn word_table() -> &'static WordTable {
     static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(&[&'static str], u16); 12] = [
+        let lists: [(&[&'static str], u16); 13] = [
             (CONTENT_WORDS, u16::from(R_CONTENT)),
             (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
             (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
             (COMMENT_WORDS, u16::from(R_COMMENT)),
             (ARTICLE_WORDS, u16::from(R_ARTICLE)),
             (CONSENT_WORDS, u16::from(R_CONSENT)),
+            (HEADER_WORDS, u16::from(R_HEADER)),
             (CAPTION_WORDS, W_CAPTION),
             (META_WORDS, W_META),
             (TITLE_WORDS, W_TITLE),
@@ -402,7 +409,7 @@ fn word_bits(w: &[u8]) -> u16 {
         return bits;
     }
     let mask = if first & W_BUILDER != 0 {
-        LIST_BITS & !u16::from(R_WEAK)
+        LIST_BITS & !u16::from(R_WEAK | R_HEADER)
     } else {
         LIST_BITS
     };
@@ -426,6 +433,7 @@ fn bits_by_has_word(ident: &str) -> u16 {
         | bit(is_comment(ident), u16::from(R_COMMENT))
         | bit(has_word(ident, ARTICLE_WORDS), u16::from(R_ARTICLE))
         | bit(has_word(ident, CONSENT_WORDS), u16::from(R_CONSENT))
+        | bit(has_word(ident, HEADER_WORDS), u16::from(R_HEADER))
         | bit(has_word(ident, CAPTION_WORDS), W_CAPTION)
         | bit(has_word(ident, META_WORDS), W_META)
         | bit(has_word(ident, TITLE_WORDS), W_TITLE)
