@@ -227,12 +227,14 @@ fn prune(
         // It holds most of the prose, or declares content and holds a good part of it.
         let holds_prose = prose_total > 0
             && (prose[i] * 2 > prose_total || (prose[i] * 4 > prose_total && r & R_CONTENT != 0));
-        // Forms wrap whole pages on ASP.NET sites: only small ones are boilerplate.
-        let small = chars[i] * 5 < total;
+        // Forms wrap whole pages on ASP.NET sites: only small ones are boilerplate, and not
+        // those that are mostly prose (a post's body wrapped for editing in place: each
+        // comment of old Reddit is a `<form class="usertext">`).
+        let furniture = chars[i] * 5 < total && prose[i] * 2 < chars[i];
         let by_tag = match e.tag {
             Tag::Button | Tag::Select | Tag::Dialog => true,
             Tag::Nav | Tag::Aside | Tag::Menu | Tag::Footer => !big && !holds_prose,
-            Tag::Form => small,
+            Tag::Form => furniture,
             Tag::Header => !in_article[i] && !big && !holds_prose,
             _ => false,
         };
@@ -921,6 +923,37 @@ mod tests {
         assert!(t.contains("class UpdateCacheMiddleware"), "{t}");
         assert!(t.contains("Sends broken link notification"), "{t}");
         assert!(!t.contains("Modules") && !t.contains("Last updated"), "{t}");
+    }
+
+    /// Old Reddit wraps each comment's body in a `<form class="usertext">` (for editing in
+    /// place): a form that is mostly prose is the page's text; a small search or sign-in
+    /// form is still furniture.
+    #[test]
+    fn a_form_that_is_mostly_prose_is_content() {
+        let comment = |i: usize| {
+            format!("<div class='thing comment'><form class=usertext><div class=md><p>Reply {i}: this might also be a potential cure for tinnitus, if we can trigger new cilia to grow in the inner ear, which would help a great many people.</p></div></form></div>")
+        };
+        let mut html = String::from("<body><form class=search><input name=q><span>Search this community for more posts and threads</span></form><div class=sitetable>");
+        for i in 0..6 {
+            html.push_str(&comment(i));
+        }
+        html.push_str("</div></body>");
+        let info = super::super::PageInfo {
+            page_type: PageType::Forum,
+            ..super::super::PageInfo::default()
+        };
+        let doc = Doc::parse(&html);
+        let keep = Auto::default().select_page(&doc, &info);
+        let text: String = doc
+            .segments
+            .iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(s, _)| doc.seg_text(s))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(text.contains("Reply 5"), "{text}");
+        assert!(!text.contains("Search this community"), "{text}");
     }
 
     /// A `header` class inside `<main>` is the content's own header (MDN's
