@@ -288,6 +288,12 @@ fn pick_title(
             declared.push(t);
         }
     }
+    // A declared title that is only the site's name (a shop's `og:title` on every page)
+    // names no page but the home page.
+    let site_key = site.map(norm_key).filter(|k| !k.is_empty());
+    if !doc.url.as_deref().is_some_and(is_home_page) {
+        declared.retain(|t| site_key.as_deref() != Some(norm_key(t).as_str()));
+    }
     // Each title source without its site-name part ("head"), and what was cut ("tail").
     let heads: Vec<(String, String)> = declared
         .iter()
@@ -310,11 +316,13 @@ fn pick_title(
             // begin or end the other (a headline with or without its subtitle), or be a
             // third of it or more ("Buy Electric Guitars at Shop"; not one word of a long
             // headline that some section heading repeats).
+            // A short end is a place or a product line the headline ends on ("… near
+            // Houston"), not the headline.
             let affix = |long: &str, short: &str| {
                 !short.is_empty()
                     && (long.starts_with(short)
-                        || long.ends_with(short)
-                        || 3 * short.len() >= long.len() && long.contains(short))
+                        || 3 * short.len() >= long.len()
+                            && (long.ends_with(short) || long.contains(short)))
             };
             d == key || !h.linked && (affix(&d, &key) || affix(&key, &d))
         });
@@ -410,6 +418,15 @@ fn is_ui_label(text: &str) -> bool {
             | "skiptocontent"
             | "openmenuclosemenu"
     )
+}
+
+/// Whether an absolute URL is a site's home page: no path but `/` (a query or fragment
+/// aside).
+fn is_home_page(url: &str) -> bool {
+    url.split_once("://").is_some_and(|(_, rest)| {
+        let rest = rest.split(['?', '#']).next().unwrap_or("");
+        rest.find('/').is_none_or(|i| rest.get(i..) == Some("/"))
+    })
 }
 
 /// The host of an absolute http(s) URL, lower-cased, without port and a leading `www.`.
@@ -1410,6 +1427,42 @@ mod tests {
             m.title.as_deref(),
             Some("How we found a bug in Vercel, Cursor, Discord and others")
         );
+    }
+
+    #[test]
+    fn a_declared_title_that_is_the_site_name_names_only_the_home_page() {
+        let html = r#"<head><title>All Men's Socks</title><meta property="og:site_name" content="Bombas">
+            <meta property="og:title" content="Bombas"></head><body><p>x</p>"#;
+        let m = read(
+            html,
+            PageType::Collection,
+            Some("https://bombas.com/collections/men-socks"),
+        );
+        assert_eq!(m.title.as_deref(), Some("All Men's Socks"));
+        let m = read(
+            html,
+            PageType::Collection,
+            Some("https://bombas.com/?ref=x"),
+        );
+        assert_eq!(m.title.as_deref(), Some("Bombas"));
+        assert!(is_home_page("https://bombas.com") && is_home_page("https://bombas.com/#top"));
+        assert!(!is_home_page("https://bombas.com/men"));
+    }
+
+    #[test]
+    fn a_short_h1_that_ends_the_title_is_not_the_headline() {
+        let html = r#"<head><title>Mountain Bike Trails near Houston</title></head>
+            <body><h1>Houston</h1><p>x</p>"#;
+        let m = read(html, PageType::Listing, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Mountain Bike Trails near Houston")
+        );
+        // A headline that ends a "Section: Headline" title is borne out by it.
+        let html = r#"<head><title>Reviews: The Quiet Harbour of Old Town</title></head>
+            <body><h1>The Quiet Harbour of Old Town</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("The Quiet Harbour of Old Town"));
     }
 
     #[test]

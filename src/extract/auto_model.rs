@@ -1057,7 +1057,7 @@ impl Tree {
 /// overrides the rules asymmetrically: a block the rules dropped joins when
 /// `p > add_above`, a block they kept goes when `p < drop_below`.
 ///
-/// The rules' verdict acts as a prior: the shipped thresholds (0.5 to add, 0.2 to drop)
+/// The rules' verdict acts as a prior: the shipped thresholds (0.3 to add, 0.2 to drop)
 /// keep a block the rules kept unless the model is fairly sure it is boilerplate. Chosen on
 /// held-out `warcsift eval` figures (leave one package out, and 5-fold by page; see
 /// `ops/train_auto.py`), where they beat both the earlier confident-ends-only policy (0.8,
