@@ -902,6 +902,8 @@ fn folded_panel(ident: &str) -> bool {
         "tab-content",
         "tabcontent",
         "tabs-content",
+        "accordion",
+        "collaps",
     ];
     let mut panel = false;
     for w in ident.split_ascii_whitespace() {
@@ -913,8 +915,7 @@ fn folded_panel(ident: &str) -> bool {
         {
             return false;
         }
-        panel |=
-            PANEL.iter().any(|p| w.contains(p)) || w.contains("accordion") || w.contains("collaps");
+        panel |= PANEL.iter().any(|p| w.contains(p));
     }
     panel
 }

@@ -711,10 +711,10 @@ fn item_grid(doc: &Doc, sums: &[crate::doc::Sums], bad: &[bool]) -> Vec<usize> {
 
 /// A documentation page's body around its best container: the outermost `<section>` of
 /// the nested ones that hold it (Sphinx, MkDocs, rustdoc and most generators write one per
-/// heading), then the `<article>` or `<main>` right around them. The best container is one
-/// subsection, the one with most prose; the sections beside it, short ones included (a
-/// class's signature, a one-line middleware), are as much the page. `None` when the best
-/// container is not in a section, or the body is pruned.
+/// heading). The best container is one subsection, the one with most prose; the sections
+/// beside it, short ones included (a class's signature, a one-line middleware), are as
+/// much the page. `None` when no section is within [`SECTION_REACH`] levels of the best
+/// container (below any `<main>` or `<article>`), or the body is pruned.
 fn document_body(doc: &Doc, top: usize, bad: &[bool]) -> Option<usize> {
     let parent = |i: usize| doc.elements[i].parent as usize;
     // The section must be close around the best container, and not a layout wrapper
