@@ -220,6 +220,7 @@ def summary_lookup(summary, method):
 
 
 def main():
+    global SEED
     ap = argparse.ArgumentParser()
     ap.add_argument("--devset", default=os.path.join(ROOT, "..", "shared", "devset"))
     ap.add_argument("--table", help="block table TSV (default: build it with the example)")
@@ -230,9 +231,12 @@ def main():
     ap.add_argument("--heldout-dump", metavar="DIR",
                     help="with --kfold: write each page's held-out text to DIR/PACKAGE/ID.txt "
                          "(score it with `warcsift eval --pred auto-heldout=DIR`)")
+    ap.add_argument("--seed", type=int, default=SEED,
+                    help="seed of the page folds and the tree builder (the shipped model: the default)")
     ap.add_argument("--add-above", type=float, default=ADD_ABOVE)
     ap.add_argument("--drop-below", type=float, default=DROP_BELOW)
     args = ap.parse_args()
+    SEED = args.seed
     add_above, drop_below = args.add_above, args.drop_below
 
     subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "auto_blocks",
