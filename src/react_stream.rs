@@ -79,7 +79,7 @@ pub fn resolve(html: &str) -> Cow<'_, str> {
         cut: &cut,
         limit: html.len().saturating_mul(2),
     };
-    all.emit((0, html.len()), 0, &mut out, &mut budget);
+    all.emit((0, html.len()), 0, 0, &mut out, &mut budget);
     Cow::Owned(out)
 }
 
@@ -105,7 +105,19 @@ struct Placing<'a> {
 impl Placing<'_> {
     /// Copies `range` of the page to `out`, leaving out moved segments and putting each placed
     /// segment's content where its placeholder was (recursively: segments hold placeholders).
-    fn emit(&self, range: (usize, usize), depth: usize, out: &mut String, budget: &mut usize) {
+    ///
+    /// `reserve` is what the callers will still copy once this returns, at most. Called with
+    /// `out.len() + (range length) + reserve <= limit`, it returns with `out.len() + reserve
+    /// <= limit`: a segment is placed only when its content, the rest of this range and the
+    /// reserve all fit, so the output never passes `limit`.
+    fn emit(
+        &self,
+        range: (usize, usize),
+        depth: usize,
+        reserve: usize,
+        out: &mut String,
+        budget: &mut usize,
+    ) {
         let html = self.html;
         let (mut i, end) = range;
         let mut events: Vec<(usize, Event)> = self
@@ -130,10 +142,11 @@ impl Placing<'_> {
                 Event::Cut(to) => i = to.min(end),
                 Event::Place(seg, to) => {
                     if let Some(s) = self.segments.get(seg) {
-                        let fits = out.len() + (s.inner.1 - s.inner.0) <= self.limit;
+                        let after = end.saturating_sub(to) + reserve;
+                        let fits = out.len() + (s.inner.1 - s.inner.0) + after <= self.limit;
                         if *budget > 0 && depth < MAX_DEPTH && fits {
                             *budget -= 1;
-                            self.emit(s.inner, depth + 1, out, budget);
+                            self.emit(s.inner, depth + 1, after, out, budget);
                         }
                     }
                     i = to.min(end);
@@ -285,6 +298,34 @@ fn placeholder(b: &[u8], at: usize, id: &str) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The property test's find: a segment placed twice, once inside another placed segment,
+    /// filled the output up to the bound before the rest of the page was copied after it.
+    #[test]
+    fn placements_leave_room_for_the_rest_of_the_page() {
+        let page = [
+            "<div hidden id=\"S:3\">",
+            "<template id=\"B:0\"></template>",
+            "$RC(\"B:0\",\"S:1\")",
+            "</div>",
+            "<div hidden id=\"S:1\">",
+            "<template id=\"B:0\"></template>",
+            "<template id=\"B:2\"></template>",
+            "$RC(\"B:2\",\"S:3\")",
+            "$RS(\"S:1\",\"P:2\")",
+            "$RC(\"B:0\",\"S:0\")",
+            "</div>",
+            "<template id=\"P:2\"></template>",
+        ]
+        .concat();
+        let out = resolve(&page);
+        assert!(
+            out.len() <= 2 * page.len(),
+            "{} > 2 * {}",
+            out.len(),
+            page.len()
+        );
+    }
 
     proptest! {
         /// Any mix of React's markers, cut anywhere: no panic, and the page never grows
