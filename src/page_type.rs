@@ -608,7 +608,7 @@ pub struct Signals {
     /// teasers).
     pub items_total: u32,
     /// The same for siblings holding long text (at least [`POST_BYTES`] outside links) and
-    /// a link: posts, comments, answers.
+    /// a link or a `<time>`: posts, comments, answers.
     pub posts: u32,
 }
 
@@ -628,6 +628,8 @@ struct Acc {
     link_bytes: u32,
     items: Run,
     posts: Run,
+    /// A `<time>` in the subtree.
+    time: bool,
 }
 
 /// The longest run of alike children of one element, children taken in reverse order.
@@ -645,7 +647,15 @@ impl Run {
     /// counted (spacers, ads) do not break it.
     fn push(&mut self, doc: &Doc, i: usize) {
         let els = &doc.elements;
-        let first = |e: &crate::doc::Element| doc.ident(e).split(' ').next().unwrap_or("");
+        // Numbered ids (`post-312660`, `postBoxWrapper5872`) name one sibling each: their
+        // digits do not make siblings unalike.
+        let first = |e: &crate::doc::Element| {
+            doc.ident(e)
+                .split(' ')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(|c: char| c.is_ascii_digit())
+        };
         let alike = match (
             els.get(i),
             (self.last as usize).checked_sub(1).and_then(|l| els.get(l)),
@@ -776,11 +786,15 @@ impl Signals {
                 && a.bytes <= ITEM_MAX_BYTES
                 && a.link_bytes * 5 >= a.bytes
                 && (own >= 5 || a.link_bytes >= 25);
-            let post = boxed && own >= POST_BYTES;
+            // A post is signed: its author's link, or its date when the author is plain text.
+            let time = a.time || e.tag == Tag::Time;
+            let post =
+                is_box(e.tag) && !e.hidden && (a.link_bytes > 0 || time) && own >= POST_BYTES;
             if parent != i {
                 if let Some(p) = acc.get_mut(parent) {
                     p.bytes += a.bytes;
                     p.link_bytes += a.link_bytes;
+                    p.time |= time;
                     if item {
                         p.items.push(doc, i);
                     }
@@ -1178,6 +1192,29 @@ mod tests {
         let (s, t) = page(&html, Some("https://forum.example.org/t/range/3275"));
         assert!(s.marks[Mark::ForumEngine as usize] >= 2);
         assert_eq!(s.generator, Generator::Forum);
+        assert_eq!(t, PageType::Forum);
+    }
+
+    #[test]
+    fn dated_posts_with_plain_text_authors_are_a_thread() {
+        // A forum theme that signs posts with the author's name as plain text and a
+        // `<time>`: no link in the post, yet each is a post of the thread.
+        let post = |n: usize| {
+            format!(
+                "<div class='forum-post'><span class='author'>user{n}</span><time \
+                 datetime='2017-06-0{n}'>Jun {n}, 2017</time><div class='content'><p>I flattened \
+                 the top with a jack plane first and only then cut the dovetails, which made the \
+                 whole job far easier than the last time, when I did it the other way round and \
+                 the joints came out loose.</p></div></div>"
+            )
+        };
+        let html = format!(
+            "<meta property='og:type' content='article'><h1>First projects</h1><div>{}</div>",
+            (1..6).map(post).collect::<String>()
+        );
+        let url = "https://example.com/discussions/topic/first-projects-of-a-beginner/";
+        let (s, t) = page(&html, Some(url));
+        assert_eq!(s.posts, 5);
         assert_eq!(t, PageType::Forum);
     }
 
