@@ -1200,6 +1200,36 @@ mod tests {
     }
 
     #[test]
+    fn a_recommendation_heading_marks_its_section() {
+        // Under "You may also like" (an <h2>), the cards' <h4> names do not end the
+        // section; the next <h2> does.
+        let card = |n: &str| format!("<div class=card><h4>{n}</h4><p>Linen, $80</p></div>");
+        let html = format!(
+            "<html><body><main><h1>Iris dress</h1><p>A dress of hemp, in three layers, with a \
+             side zip and a pocket on the right.</p><h2>You may also like</h2>{}{}\
+             <h2>Care</h2><p>Dry clean only.</p></main></body></html>",
+            card("Rosa skirt"),
+            card("Lily top")
+        );
+        let doc = Doc::parse(&html);
+        let t = block_table(&doc, &Auto::default());
+        let col = FEATURE_NAMES
+            .iter()
+            .position(|n| *n == "under_boiler_heading")
+            .unwrap();
+        let under = |text: &str| {
+            let k = t.texts.iter().position(|s| s.starts_with(text)).unwrap();
+            t.rows[k][col]
+        };
+        assert_eq!(under("A dress of hemp"), 0.0);
+        assert_eq!(under("You may also like"), 1.0);
+        assert_eq!(under("Lily top"), 1.0);
+        assert_eq!(under("Linen, $80"), 1.0);
+        assert_eq!(under("Care"), 0.0);
+        assert_eq!(under("Dry clean only."), 0.0);
+    }
+
+    #[test]
     fn a_consent_manager_goes_whatever_its_size() {
         let purpose = "<p>Store and access information on a device, such as cookies and device identifiers, for the purposes described below, and measure how the content performs.</p>";
         let html = format!(

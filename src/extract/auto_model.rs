@@ -50,7 +50,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "tag_li",
     "tag_td",
     "tag_div",
-    "tag_h",
+    "under_boiler_heading",
     "tag_pre",
     "tag_blockquote",
     "tag_dl",
@@ -294,6 +294,8 @@ struct TextStats {
     upper: u32,
     ends_punct: bool,
     copyright: bool,
+    /// A phrase of [`RECOMMEND_PHRASES`]: the heading of other items than the page's own.
+    recommends: bool,
     title_words: u32,
     stopwords: u32,
     /// What `stopwords` is a share of: the words, or for a CJK language the CJK characters.
@@ -347,10 +349,48 @@ const COPYRIGHT_PHRASES: &[&str] = &[
     "все права защищены",
 ];
 
-/// Boilerplate phrases of every language, then the copyright ones: the automaton's
-/// patterns in order (a pattern's number is its bit in a `u128`).
+/// What heads a section of other pages' items: recommendations, what others bought or
+/// viewed, "related" lists (lower-cased; the languages of [`BOILER_PHRASES_INTL`]). A shop
+/// puts them under the product, a magazine under the article, as cards that read like the
+/// page's own items; their heading is how a reader tells them apart.
+const RECOMMEND_PHRASES: &[&str] = &[
+    "you may also like",
+    "you might also like",
+    "you may also be interested",
+    "also bought",
+    "also viewed",
+    "also purchased",
+    "frequently bought together",
+    "recently viewed",
+    "recommended for you",
+    "similar products",
+    "similar items",
+    "more from",
+    "more like this",
+    "complete the look",
+    "people also",
+    "könnte dir auch gefallen",
+    "könnte ihnen auch gefallen",
+    "ähnliche produkte",
+    "zuletzt angesehen",
+    "vous aimerez aussi",
+    "vous aimerez peut-être",
+    "produits similaires",
+    "también te puede gustar",
+    "productos similares",
+    "potrebbe interessarti",
+    "prodotti simili",
+    "você também pode gostar",
+    "produtos semelhantes",
+    "podobne produkty",
+    "похожие товары",
+];
+
+/// Boilerplate phrases of every language, then the copyright ones, then the recommendation
+/// ones: the automaton's patterns in order (a pattern's number is its bit in a `u128`).
 const N_BOILER: usize = BOILER_PHRASES.len() + BOILER_PHRASES_INTL.len();
-const _: () = assert!(N_BOILER + COPYRIGHT_PHRASES.len() <= 128);
+const N_COPYRIGHT_END: usize = N_BOILER + COPYRIGHT_PHRASES.len();
+const _: () = assert!(N_COPYRIGHT_END + RECOMMEND_PHRASES.len() <= 128);
 
 /// Every phrase in automaton order.
 fn all_phrases() -> impl Iterator<Item = &'static &'static str> {
@@ -358,6 +398,7 @@ fn all_phrases() -> impl Iterator<Item = &'static &'static str> {
         .iter()
         .chain(BOILER_PHRASES_INTL)
         .chain(COPYRIGHT_PHRASES)
+        .chain(RECOMMEND_PHRASES)
 }
 
 /// One automaton over [`BOILER_PHRASES`], [`BOILER_PHRASES_INTL`] then
@@ -670,7 +711,9 @@ fn text_stats(text: &str, title: &TitleWords, sw: &Stopwords) -> TextStats {
     }
     let boiler = (1u128 << N_BOILER) - 1;
     t.boiler_phrases = (seen & boiler).count_ones();
-    t.copyright = seen & !boiler != 0 || (!ascii && text.contains('©'));
+    let copyright = ((1u128 << N_COPYRIGHT_END) - 1) & !boiler;
+    t.copyright = seen & copyright != 0 || (!ascii && text.contains('©'));
+    t.recommends = seen >> N_COPYRIGHT_END != 0;
     t
 }
 
@@ -735,6 +778,7 @@ fn text_stats_slow(text: &str, title: &[String], sw: &SlowStopwords) -> TextStat
         .filter(|p| lower.contains(*p))
         .count() as u32;
     t.copyright = text.contains('©') || COPYRIGHT_PHRASES.iter().any(|p| lower.contains(p));
+    t.recommends = RECOMMEND_PHRASES.iter().any(|p| lower.contains(p));
     t
 }
 
@@ -807,6 +851,12 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
     let (log_page_chars, log_visible) = (log1p(page_chars), log1p(visible.len() as u32));
     let mut before = 0u32;
     let mut chars_before = 0u32;
+    // The sections a block is in, by the headings above it: per rank (1 for `<h1>`, 7 for
+    // a heading-like block of no `<h1>`..`<h6>`), whether the open section of that rank is
+    // headed as boilerplate ("Related products", "You may also like", "Comments"). A
+    // heading opens a section of its rank and closes those of lower ranks, so a product
+    // card's `<h4>` name stays inside the "You may also like" `<h2>`'s section.
+    let mut boiler_sections = [false; 8];
     let mut out = Vec::with_capacity(n);
     let mut text = String::new();
     for (k, b) in blocks.iter().enumerate() {
@@ -833,6 +883,16 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         let ts = text_stats(&text, &title, sw);
         let c = b.container as usize;
         let el = &doc.elements[c];
+        if b.heading || el.tag.is_heading() {
+            let rank = usize::from(heading_rank(el.tag));
+            let says = ts.recommends && ts.words <= 12;
+            if let Some(lower) = boiler_sections.get_mut(rank..) {
+                lower.fill(false);
+            }
+            if let Some(open) = boiler_sections.get_mut(rank) {
+                *open = says;
+            }
+        }
         let f = flags[c];
         let ld = b.link_chars as f32 / b.chars.max(1) as f32;
         let neighbour = |r: Option<usize>| -> (f32, f32, f32) {
@@ -893,7 +953,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
             is_tag(&[Tag::Li]),
             is_tag(&[Tag::Td, Tag::Th]),
             is_tag(&[Tag::Div]),
-            flag(tag.is_heading()),
+            flag(boiler_sections.contains(&true)),
             is_tag(&[Tag::Pre]),
             is_tag(&[Tag::Blockquote]),
             is_tag(&[Tag::Dd, Tag::Dt]),
@@ -952,6 +1012,20 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         out.push(row);
     }
     out
+}
+
+/// 1 for `<h1>` .. 6 for `<h6>`, 7 for any other tag (a block inside a heading, or styled
+/// as one).
+fn heading_rank(tag: Tag) -> u8 {
+    match tag {
+        Tag::H1 => 1,
+        Tag::H2 => 2,
+        Tag::H3 => 3,
+        Tag::H4 => 4,
+        Tag::H5 => 5,
+        Tag::H6 => 6,
+        _ => 7,
+    }
 }
 
 /// One regression tree, as parallel arrays: node `i` splits on `feature[i]` at
@@ -1503,7 +1577,7 @@ mod tests {
         }
         all.sort_unstable();
         all.dedup();
-        assert_eq!(all.len(), N_BOILER + COPYRIGHT_PHRASES.len());
+        assert_eq!(all.len(), N_COPYRIGHT_END + RECOMMEND_PHRASES.len());
     }
 
     #[test]
