@@ -51,10 +51,13 @@ pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
     "modal",
 ];
 
-/// Weaker boilerplate words: they prune only elements that declare no content word.
+/// Weaker boilerplate words: they prune only elements that declare no content word. (No
+/// `leftcol`/`rightcol`: which side a column is on says nothing of what it holds, the main
+/// text is as often in the left one, and as part of a longer class it names a column of
+/// the content itself, Steam's `game_area_sys_req_leftCol` of system requirements.)
 pub(crate) const WEAK_BOILER_WORDS: &[&str] = &[
     "side", "aside", "widget", "banner", "ad", "ads", "promo", "tags", "popular", "trending",
-    "skip", "print", "rss", "overlay", "search", "rightcol", "leftcol", "tools",
+    "skip", "print", "rss", "overlay", "search", "tools",
 ];
 
 /// `header`: a weak boilerplate word outside an article or `<main>` (the site's masthead),
