@@ -295,24 +295,9 @@ impl Method for Auto {
     }
 
     fn select_page(&self, doc: &Doc, info: &super::PageInfo) -> Vec<bool> {
-        let keep = self.keep_segments(doc, &self.decide(doc, info.page_type));
-        if words_at_least(doc, &keep, SHORT_WORDS) {
-            return keep;
-        }
-        // Never empty by accident: when the page's declared words pruned everything that
-        // reads as prose (a Tailwind page whose every section says `banner` somewhere, a
-        // theme that calls its main column `sidebar-content`), decide again with only what
-        // the markup states outright pruning (tags, ARIA landmarks, hidden elements) and
-        // comment sections (left out by choice, not by accident).
-        // A short output (a JavaScript notice, a heading) gives way only to one several
-        // times longer: that is a page whose words hid its text, not a short page.
-        let rescue = self.keep_segments(doc, &self.decide_with(doc, info.page_type, false));
-        let (kept, rescued) = (count_words(doc, &keep), count_words(doc, &rescue));
-        if rescued > kept && (kept < NEAR_EMPTY_WORDS || rescued >= RESCUE_FACTOR * kept) {
-            rescue
-        } else {
-            keep
-        }
+        let mut keep = self.select_blocks(doc, info);
+        drop_repeated_lines(doc, &mut keep);
+        keep
     }
 
     fn explain(&self, doc: &Doc) -> Option<Explanation> {
@@ -346,6 +331,28 @@ impl Method for Auto {
 }
 
 impl Auto {
+    /// The segments of the blocks kept (with the near-empty rescue), before repeats go.
+    fn select_blocks(&self, doc: &Doc, info: &super::PageInfo) -> Vec<bool> {
+        let keep = self.keep_segments(doc, &self.decide(doc, info.page_type));
+        if words_at_least(doc, &keep, SHORT_WORDS) {
+            return keep;
+        }
+        // Never empty by accident: when the page's declared words pruned everything that
+        // reads as prose (a Tailwind page whose every section says `banner` somewhere, a
+        // theme that calls its main column `sidebar-content`), decide again with only what
+        // the markup states outright pruning (tags, ARIA landmarks, hidden elements) and
+        // comment sections (left out by choice, not by accident).
+        // A short output (a JavaScript notice, a heading) gives way only to one several
+        // times longer: that is a page whose words hid its text, not a short page.
+        let rescue = self.keep_segments(doc, &self.decide_with(doc, info.page_type, false));
+        let (kept, rescued) = (count_words(doc, &keep), count_words(doc, &rescue));
+        if rescued > kept && (kept < NEAR_EMPTY_WORDS || rescued >= RESCUE_FACTOR * kept) {
+            rescue
+        } else {
+            keep
+        }
+    }
+
     /// The segments kept under decision `d`.
     fn keep_segments(&self, doc: &Doc, d: &Decision) -> Vec<bool> {
         let keep_block = self.keep_blocks(doc, d);
@@ -630,6 +637,106 @@ fn words_at_least(doc: &Doc, keep: &[bool], n: usize) -> bool {
         if seen >= n {
             return true;
         }
+    }
+    false
+}
+
+/// Lines of at least this many words are kept once ([`drop_repeated_lines`]).
+const REPEAT_MIN_WORDS: usize = 2;
+
+/// A kept line (the kept text of one block) that repeats one kept above it goes:
+/// carousels clone their slides (`slick-cloned`), responsive pages write a section twice
+/// (once for phones, once for desktops), replies quote the post they answer, shops print a
+/// promotion on every card, and a reader takes each in once. Pre-training corpora drop
+/// repeated lines for the same reason (the duplicate-line rules of Gopher's quality filter
+/// and of FineWeb). What stays: a line of one word ("Reply", "Size": a form's or a table's
+/// labels as often as not); a table cell (a spec table repeats "100% cotton" down a
+/// column); a line in a tab panel (a quickstart says the same sentence in the tab of each
+/// language); a paragraph said again beside its twin, under the same parent (a refrain, a
+/// test page's placeholder text); and the text that a line made only of links points to
+/// (a table of contents' entry does not stand for its heading).
+fn drop_repeated_lines(doc: &Doc, keep: &mut [bool]) {
+    use std::hash::{Hash, Hasher};
+    // Line hash -> the parent of its first kept block.
+    let mut seen = std::collections::HashMap::new();
+    let segs = &doc.segments;
+    let mut i = 0;
+    while i < segs.len() {
+        let block = segs[i].block;
+        let start = i;
+        while segs.get(i).is_some_and(|s| s.block == block) {
+            i += 1;
+        }
+        let Some(kept) = keep.get_mut(start..i) else {
+            break;
+        };
+        let mut h = std::hash::DefaultHasher::new();
+        let mut words = 0;
+        let mut first = None;
+        let mut all_links = true;
+        for (s, _) in segs[start..i].iter().zip(kept.iter()).filter(|(_, &k)| k) {
+            let text = doc.seg_text(s);
+            text.hash(&mut h);
+            words += text.split_whitespace().count();
+            first = first.or(Some(s.element));
+            all_links &= s.link;
+        }
+        let Some(element) = first else { continue };
+        if words < REPEAT_MIN_WORDS {
+            continue;
+        }
+        let Some(parent) = block_parent(doc, element) else {
+            continue;
+        };
+        match seen.entry(h.finish()) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                if !all_links {
+                    v.insert(parent);
+                }
+            }
+            std::collections::hash_map::Entry::Occupied(o) => {
+                if *o.get() != parent && !in_tab_panel(doc, element) {
+                    kept.fill(false);
+                }
+            }
+        }
+    }
+}
+
+/// The parent of the nearest block-level ancestor-or-self of `element`; `None` in a table
+/// cell.
+fn block_parent(doc: &Doc, element: u32) -> Option<u32> {
+    let mut i = element;
+    loop {
+        let e = doc.elements.get(i as usize)?;
+        if matches!(e.tag, Tag::Td | Tag::Th) {
+            return None;
+        }
+        if e.tag.is_block() || i == 0 || e.parent == i {
+            return Some(e.parent);
+        }
+        i = e.parent;
+    }
+}
+
+/// Whether `element` lies in a tab panel (`role="tabpanel"`, `tab-pane`, `tab-content`).
+fn in_tab_panel(doc: &Doc, element: u32) -> bool {
+    const TAB: &[&str] = &[
+        "tabpanel",
+        "tab-pane",
+        "tab-panel",
+        "tab-content",
+        "tabcontent",
+    ];
+    let mut i = element;
+    while let Some(e) = doc.elements.get(i as usize) {
+        if TAB.iter().any(|t| doc.ident(e).contains(t)) {
+            return true;
+        }
+        if i == 0 || e.parent == i {
+            return false;
+        }
+        i = e.parent;
     }
     false
 }
@@ -1227,6 +1334,33 @@ mod tests {
         assert_eq!(under("Linen, $80"), 1.0);
         assert_eq!(under("Care"), 0.0);
         assert_eq!(under("Dry clean only."), 0.0);
+    }
+
+    #[test]
+    fn a_line_repeated_elsewhere_on_the_page_is_kept_once() {
+        let quote =
+            "Loved the experience of ordering here, a beautiful selection and quick delivery.";
+        let story =
+            "The dress is cut from hemp in three flowing layers, with a side zip and a pocket.";
+        let html = format!(
+            "<html><body><main><h1>Iris dress</h1><p>{story}</p><p>{story}</p>\
+             <nav class=toc><a href=#care>Care and washing</a></nav>\
+             <table><tr><td>Fabric one</td><td>100% long-staple cotton</td></tr>\
+             <tr><td>Fabric two</td><td>100% long-staple cotton</td></tr></table>\
+             <div class=slider><div class=slide><p>{quote}</p></div>\
+             <div class='slide slick-cloned'><p>{quote}</p></div></div>\
+             <h2 id=care>Care and washing</h2><p>Dry clean only, never bleach.</p></main></body></html>"
+        );
+        let out = extract_text(&html, &Auto::default()).text;
+        // The clone goes; a paragraph said twice in one text stays twice, and so do a
+        // table's repeated cells and a heading its table of contents links to.
+        assert_eq!(out.matches("Loved the experience").count(), 1, "{out}");
+        assert_eq!(out.matches("three flowing layers").count(), 2, "{out}");
+        assert_eq!(out.matches("long-staple").count(), 2, "{out}");
+        assert!(out.contains("Care and washing"), "{out}");
+        let mut keep = vec![true; Doc::parse(&html).segments.len()];
+        drop_repeated_lines(&Doc::parse(&html), &mut keep);
+        assert_eq!(keep.iter().filter(|k| !**k).count(), 1);
     }
 
     #[test]
