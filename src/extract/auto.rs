@@ -677,7 +677,15 @@ fn drop_repeated_lines(doc: &Doc, keep: &mut [bool]) {
         for (s, _) in segs[start..i].iter().zip(kept.iter()).filter(|(_, &k)| k) {
             let text = doc.seg_text(s);
             text.hash(&mut h);
-            words += text.split_whitespace().count();
+            // Segments are trimmed and single-spaced: a space means two words. Counting
+            // stops at the threshold, not at the end of a long paragraph.
+            if words < REPEAT_MIN_WORDS && !text.is_empty() {
+                words += if memchr::memchr(b' ', text.as_bytes()).is_some() {
+                    2
+                } else {
+                    1
+                };
+            }
             first = first.or(Some(s.element));
             all_links &= s.link;
         }

@@ -294,8 +294,6 @@ struct TextStats {
     upper: u32,
     ends_punct: bool,
     copyright: bool,
-    /// A phrase of [`RECOMMEND_PHRASES`]: the heading of other items than the page's own.
-    recommends: bool,
     title_words: u32,
     stopwords: u32,
     /// What `stopwords` is a share of: the words, or for a CJK language the CJK characters.
@@ -386,11 +384,28 @@ const RECOMMEND_PHRASES: &[&str] = &[
     "похожие товары",
 ];
 
-/// Boilerplate phrases of every language, then the copyright ones, then the recommendation
-/// ones: the automaton's patterns in order (a pattern's number is its bit in a `u128`).
+/// Boilerplate phrases of every language, then the copyright ones: the automaton's
+/// patterns in order (a pattern's number is its bit in a `u128`).
 const N_BOILER: usize = BOILER_PHRASES.len() + BOILER_PHRASES_INTL.len();
-const N_COPYRIGHT_END: usize = N_BOILER + COPYRIGHT_PHRASES.len();
-const _: () = assert!(N_COPYRIGHT_END + RECOMMEND_PHRASES.len() <= 128);
+const _: () = assert!(N_BOILER + COPYRIGHT_PHRASES.len() <= 128);
+
+/// Whether a heading's text holds one of [`RECOMMEND_PHRASES`] (case-insensitive). Its own
+/// automaton, read on headings only: in the one of every block, these thirty patterns
+/// doubled the phrase search's cost.
+fn recommends(text: &str) -> bool {
+    static AC: OnceLock<AhoCorasick> = OnceLock::new();
+    let ac = AC.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(RECOMMEND_PHRASES)
+            .expect("thirty short literal phrases always build")
+    });
+    if text.is_ascii() {
+        ac.is_match(text)
+    } else {
+        ac.is_match(&text.to_lowercase())
+    }
+}
 
 /// Every phrase in automaton order.
 fn all_phrases() -> impl Iterator<Item = &'static &'static str> {
@@ -398,7 +413,6 @@ fn all_phrases() -> impl Iterator<Item = &'static &'static str> {
         .iter()
         .chain(BOILER_PHRASES_INTL)
         .chain(COPYRIGHT_PHRASES)
-        .chain(RECOMMEND_PHRASES)
 }
 
 /// One automaton over [`BOILER_PHRASES`], [`BOILER_PHRASES_INTL`] then
@@ -711,9 +725,7 @@ fn text_stats(text: &str, title: &TitleWords, sw: &Stopwords) -> TextStats {
     }
     let boiler = (1u128 << N_BOILER) - 1;
     t.boiler_phrases = (seen & boiler).count_ones();
-    let copyright = ((1u128 << N_COPYRIGHT_END) - 1) & !boiler;
-    t.copyright = seen & copyright != 0 || (!ascii && text.contains('©'));
-    t.recommends = seen >> N_COPYRIGHT_END != 0;
+    t.copyright = seen & !boiler != 0 || (!ascii && text.contains('©'));
     t
 }
 
@@ -778,7 +790,6 @@ fn text_stats_slow(text: &str, title: &[String], sw: &SlowStopwords) -> TextStat
         .filter(|p| lower.contains(*p))
         .count() as u32;
     t.copyright = text.contains('©') || COPYRIGHT_PHRASES.iter().any(|p| lower.contains(p));
-    t.recommends = RECOMMEND_PHRASES.iter().any(|p| lower.contains(p));
     t
 }
 
@@ -885,7 +896,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         let el = &doc.elements[c];
         if b.heading || el.tag.is_heading() {
             let rank = usize::from(heading_rank(el.tag));
-            let says = ts.recommends && ts.words <= 12;
+            let says = ts.words <= 12 && recommends(&text);
             if let Some(lower) = boiler_sections.get_mut(rank..) {
                 lower.fill(false);
             }
@@ -1577,7 +1588,21 @@ mod tests {
         }
         all.sort_unstable();
         all.dedup();
-        assert_eq!(all.len(), N_COPYRIGHT_END + RECOMMEND_PHRASES.len());
+        assert_eq!(all.len(), N_BOILER + COPYRIGHT_PHRASES.len());
+    }
+
+    #[test]
+    fn recommendation_headings_in_several_languages() {
+        for p in RECOMMEND_PHRASES {
+            assert_eq!(p.to_lowercase(), *p);
+        }
+        assert!(recommends("You May Also Like"));
+        assert!(recommends("Customers also viewed these products"));
+        assert!(recommends("Das könnte dir auch gefallen"));
+        assert!(recommends("VOUS AIMEREZ AUSSI"));
+        assert!(recommends("Похожие товары"));
+        assert!(!recommends("Specifications"));
+        assert!(!recommends("More"));
     }
 
     #[test]
