@@ -400,18 +400,8 @@ fn kind_of(doc: &Doc, s: &Segment) -> Kind {
     for _ in 0..MAX_ANCESTORS {
         let Some(e) = doc.elements.get(i) else { break };
         match e.tag {
-            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
-                if !cell && item.is_none() =>
-            {
-                let level = match e.tag {
-                    Tag::H1 => 1,
-                    Tag::H2 => 2,
-                    Tag::H3 => 3,
-                    Tag::H4 => 4,
-                    Tag::H5 => 5,
-                    _ => 6,
-                };
-                return Kind::Heading(level);
+            t if t.is_heading() && !cell && item.is_none() => {
+                return Kind::Heading(t.heading_level().unwrap_or(6));
             }
             Tag::Code => code_lang = code_lang.or_else(|| lang_of(doc.ident(e))),
             Tag::Pre if !cell => {

@@ -730,6 +730,19 @@ impl Tag {
         )
     }
 
+    /// A heading's level: 1 for `<h1>` .. 6 for `<h6>`.
+    pub fn heading_level(self) -> Option<u8> {
+        match self {
+            Tag::H1 => Some(1),
+            Tag::H2 => Some(2),
+            Tag::H3 => Some(3),
+            Tag::H4 => Some(4),
+            Tag::H5 => Some(5),
+            Tag::H6 => Some(6),
+            _ => None,
+        }
+    }
+
     /// Headings h1..h6.
     pub fn is_heading(self) -> bool {
         matches!(

@@ -727,18 +727,14 @@ fn block_parent(doc: &Doc, element: u32) -> Option<u32> {
     }
 }
 
-/// Whether `element` lies in a tab panel (`role="tabpanel"`, `tab-pane`, `tab-content`).
+/// Whether `element` lies in a tab panel ([`crate::doc::TAB_PANEL_WORDS`]).
 fn in_tab_panel(doc: &Doc, element: u32) -> bool {
-    const TAB: &[&str] = &[
-        "tabpanel",
-        "tab-pane",
-        "tab-panel",
-        "tab-content",
-        "tabcontent",
-    ];
     let mut i = element;
     while let Some(e) = doc.elements.get(i as usize) {
-        if TAB.iter().any(|t| doc.ident(e).contains(t)) {
+        if crate::doc::TAB_PANEL_WORDS
+            .iter()
+            .any(|t| doc.ident(e).contains(t))
+        {
             return true;
         }
         if i == 0 || e.parent == i {
@@ -1366,8 +1362,9 @@ mod tests {
         assert_eq!(out.matches("three flowing layers").count(), 2, "{out}");
         assert_eq!(out.matches("long-staple").count(), 2, "{out}");
         assert!(out.contains("Care and washing"), "{out}");
-        let mut keep = vec![true; Doc::parse(&html).segments.len()];
-        drop_repeated_lines(&Doc::parse(&html), &mut keep);
+        let doc = Doc::parse(&html);
+        let mut keep = vec![true; doc.segments.len()];
+        drop_repeated_lines(&doc, &mut keep);
         assert_eq!(keep.iter().filter(|k| !**k).count(), 1);
     }
 

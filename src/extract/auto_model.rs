@@ -895,7 +895,8 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         let c = b.container as usize;
         let el = &doc.elements[c];
         if b.heading || el.tag.is_heading() {
-            let rank = usize::from(heading_rank(el.tag));
+            // 1 for `<h1>` .. 6 for `<h6>`, 7 for a block inside a heading or styled as one.
+            let rank = usize::from(el.tag.heading_level().unwrap_or(7));
             let says = ts.words <= 12 && recommends(&text);
             if let Some(lower) = boiler_sections.get_mut(rank..) {
                 lower.fill(false);
@@ -1023,20 +1024,6 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         out.push(row);
     }
     out
-}
-
-/// 1 for `<h1>` .. 6 for `<h6>`, 7 for any other tag (a block inside a heading, or styled
-/// as one).
-fn heading_rank(tag: Tag) -> u8 {
-    match tag {
-        Tag::H1 => 1,
-        Tag::H2 => 2,
-        Tag::H3 => 3,
-        Tag::H4 => 4,
-        Tag::H5 => 5,
-        Tag::H6 => 6,
-        _ => 7,
-    }
 }
 
 /// One regression tree, as parallel arrays: node `i` splits on `feature[i]` at
