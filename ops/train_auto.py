@@ -235,6 +235,9 @@ def main():
                     help="seed of the page folds and the tree builder (the shipped model: the default)")
     ap.add_argument("--add-above", type=float, default=ADD_ABOVE)
     ap.add_argument("--drop-below", type=float, default=DROP_BELOW)
+    ap.add_argument("--zero-feature", action="append", default=[], metavar="NAME",
+                    help="ablation: set this feature's column to 0 before training, so that "
+                         "no tree splits on it (repeatable)")
     args = ap.parse_args()
     SEED = args.seed
     add_above, drop_below = args.add_above, args.drop_below
@@ -255,6 +258,9 @@ def main():
     y = (label >= 0.5).astype(int)
     w = weights(words, gold_words, pkg, usable)
     rules = X[:, col["rules_kept"]] > 0
+    # An ablation zeroes its columns after the masks above are read from them.
+    for name in args.zero_feature:
+        X[:, col[name]] = 0.0
     print(f"{len(X)} blocks, {len(set(page))} pages; proxy F1 of the rules: "
           f"{proxy_f1(page, words, gold_words, label, rules):.4f}", file=sys.stderr)
 
