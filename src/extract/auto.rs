@@ -407,6 +407,7 @@ impl Auto {
                 keep_block: vec![false; blocks.list.len()],
                 blocks,
                 in_region: vec![false; n_el],
+                in_grid: vec![false; n_el],
                 score: vec![0.0; n_el],
                 prose,
                 roles,
@@ -483,22 +484,25 @@ impl Auto {
             }
         }
         // On a listing or a collection the items are the content, link titles and all.
-        let mut in_item = vec![false; n_el];
-        let grid = if lists_items(page_type) {
-            item_grid(doc, &sums, &bad)
-        } else {
-            Vec::new()
-        };
+        // The grid is found on every page, for the learned model's `in_grid` feature.
+        let mut in_grid = vec![false; n_el];
+        let grid = item_grid(doc, &sums, &bad);
         for &i in &grid {
-            in_region[i] = true;
-            in_item[i] = true;
+            in_grid[i] = true;
+        }
+        let items = lists_items(page_type);
+        if items {
+            for &i in &grid {
+                in_region[i] = true;
+            }
         }
         // Subtrees: forward pass (children after parents).
         for i in 1..n_el {
             let p = doc.elements[i].parent as usize;
             in_region[i] |= in_region[p];
-            in_item[i] |= in_item[p];
+            in_grid[i] |= in_grid[p];
         }
+        let in_item = |i: usize| items && in_grid[i];
         let region_chars: u32 = blocks
             .list
             .iter()
@@ -513,7 +517,7 @@ impl Auto {
             .sum();
 
         // Stage 3: blocks inside the region; or the fallback classifier over the page.
-        let use_region = (best.is_some() || !grid.is_empty())
+        let use_region = (best.is_some() || (items && !grid.is_empty()))
             && (region_chars >= 400 || region_chars as f64 >= 0.35 * content_chars as f64);
         // Inside a documentation page's region, link lists are its content: the members of
         // an API (`WebSocket.close()`), a chapter's table of contents, "see also".
@@ -528,7 +532,7 @@ impl Auto {
                 in_region[b.container as usize]
                     && (ld <= 0.5
                         || (b.heading && ld < 0.9 && b.chars > 0)
-                        || in_item[b.container as usize]
+                        || in_item(b.container as usize)
                         || links_are_content)
             } else {
                 ld < 0.5
@@ -570,6 +574,7 @@ impl Auto {
             blocks,
             keep_block,
             in_region,
+            in_grid,
             score,
             prose,
             roles,
@@ -776,10 +781,10 @@ const GRID_MIN_ITEMS: u32 = 4;
 /// [`GRID_MIN_ITEMS`] unpruned siblings that look alike (same tag, same `id`/`class` once
 /// digits are removed), whose text is not mostly links (a menu is all links; a product card
 /// has a linked title, a price and attributes; whole-card links were already uncounted, see
-/// [`card_links`]). Empty when there is none. One pass over the arena with a hash map keyed
-/// by (parent, signature).
+/// [`card_links`]). Empty when there is none. Found on every page (the learned model's
+/// `in_grid` feature); only listings and collections put it in the region. One pass over
+/// the arena and a sort by (parent, signature).
 fn item_grid(doc: &Doc, sums: &[crate::doc::Sums], bad: &[bool]) -> Vec<usize> {
-    use std::collections::HashMap;
     let signature = |i: usize| -> u64 {
         let e = &doc.elements[i];
         let mut h = 0xcbf2_9ce4_8422_2325u64 ^ e.tag as u64;
@@ -790,34 +795,45 @@ fn item_grid(doc: &Doc, sums: &[crate::doc::Sums], bad: &[bool]) -> Vec<usize> {
         }
         h
     };
-    // (parent, signature) -> (items, chars, link chars)
-    let mut groups: HashMap<(u32, u64), (u32, u32, u32)> = HashMap::new();
-    for i in 1..doc.elements.len() {
-        if bad[i] || sums[i].chars == 0 {
-            continue;
+    // (parent, signature, element) of every candidate, sorted so that look-alike siblings
+    // are adjacent: cheaper than a hash map over the arena (this runs on every page).
+    let mut cands: Vec<(u32, u64, u32)> = (1..doc.elements.len())
+        .filter(|&i| !bad[i] && sums[i].chars > 0)
+        .map(|i| (doc.elements[i].parent, signature(i), i as u32))
+        .collect();
+    cands.sort_unstable();
+    // The largest group by text (on a tie, the one under the earlier parent), as its key
+    // and its range in `cands`.
+    type Key = (u32, std::cmp::Reverse<u32>);
+    let mut best: Option<(Key, std::ops::Range<usize>)> = None;
+    let mut start = 0;
+    while start < cands.len() {
+        let (parent, sig, _) = cands[start];
+        let end = start
+            + cands[start..]
+                .iter()
+                .take_while(|c| c.0 == parent && c.1 == sig)
+                .count();
+        let n = (end - start) as u32;
+        let (chars, link) = cands[start..end]
+            .iter()
+            .fold((0u32, 0u32), |(c, l), &(_, _, i)| {
+                let s = &sums[i as usize];
+                (c + s.chars, l + s.link_chars)
+            });
+        let key = (chars, std::cmp::Reverse(parent));
+        if n >= GRID_MIN_ITEMS
+            && chars >= 20 * n
+            && link * 10 < chars * 8
+            && best.as_ref().is_none_or(|(k, _)| key > *k)
+        {
+            best = Some((key, start..end));
         }
-        let g = groups
-            .entry((doc.elements[i].parent, signature(i)))
-            .or_default();
-        g.0 += 1;
-        g.1 += sums[i].chars;
-        g.2 += sums[i].link_chars;
+        start = end;
     }
-    let best = groups
-        .iter()
-        .filter(|(_, &(n, chars, link))| {
-            n >= GRID_MIN_ITEMS && chars >= 20 * n && link * 10 < chars * 8
-        })
-        .max_by_key(|(&(parent, _), &(_, chars, _))| (chars, std::cmp::Reverse(parent)))
-        .map(|(&key, _)| key);
-    let Some((parent, sig)) = best else {
-        return Vec::new();
-    };
-    (1..doc.elements.len())
-        .filter(|&i| {
-            doc.elements[i].parent == parent && !bad[i] && sums[i].chars > 0 && signature(i) == sig
-        })
-        .collect()
+    best.map_or_else(Vec::new, |(_, range)| {
+        cands[range].iter().map(|&(_, _, i)| i as usize).collect()
+    })
 }
 
 /// A documentation page's body around its best container: the outermost `<section>` of
@@ -1338,6 +1354,49 @@ mod tests {
         assert_eq!(under("Linen, $80"), 1.0);
         assert_eq!(under("Care"), 0.0);
         assert_eq!(under("Dry clean only."), 0.0);
+    }
+
+    /// The item grid is found whatever the page's type (a listing typed as an article keeps
+    /// its cards' mark for the learned model), and only its items carry the mark: not the
+    /// page's heading, not a menu of bare links however many look-alike entries it has.
+    #[test]
+    fn the_item_grid_is_marked_on_every_page_type() {
+        let card = |t: &str| {
+            format!("<div class=\"card card-7\"><a href=/j/{t}><h3>{t}</h3></a><p>Remote, full time, from $90k</p></div>")
+        };
+        let link = |t: &str| format!("<li class=nav-item><a href=/{t}>{t} jobs</a></li>");
+        let html = format!(
+            "<html><body><ul class=menu>{}{}{}{}{}</ul><main><h1>Rust jobs this week</h1>\
+             <div class=results>{}{}{}{}</div></main></body></html>",
+            link("Go"),
+            link("Python"),
+            link("Java"),
+            link("Swift"),
+            link("Kotlin"),
+            card("Backend engineer"),
+            card("Compiler engineer"),
+            card("Platform engineer"),
+            card("Data engineer")
+        );
+        let doc = Doc::parse(&html);
+        let col = FEATURE_NAMES.iter().position(|n| *n == "in_grid").unwrap();
+        for page_type in [PageType::Article, PageType::Listing] {
+            let d = Auto::default().decide(&doc, page_type);
+            let rows = features(&doc, &d);
+            let in_grid = |text: &str| {
+                let k = d
+                    .blocks
+                    .list
+                    .iter()
+                    .position(|b| doc.seg_text(&doc.segments[b.segs.start]).starts_with(text))
+                    .unwrap();
+                rows[k][col]
+            };
+            assert_eq!(in_grid("Compiler engineer"), 1.0, "{page_type:?}");
+            assert_eq!(in_grid("Remote, full time"), 1.0, "{page_type:?}");
+            assert_eq!(in_grid("Rust jobs this week"), 0.0, "{page_type:?}");
+            assert_eq!(in_grid("Python jobs"), 0.0, "{page_type:?}");
+        }
     }
 
     #[test]

@@ -22,6 +22,10 @@ pub(crate) struct Decision {
     pub(crate) keep_block: Vec<bool>,
     /// Per element: inside the chosen container or one of its kept siblings.
     pub(crate) in_region: Vec<bool>,
+    /// Per element: inside an item of the page's item grid (`auto`'s `item_grid`), found on
+    /// every page type; the rules read it only on listings and collections, the learned
+    /// model everywhere (a shop's product cards, a thread's posts, a search result list).
+    pub(crate) in_grid: Vec<bool>,
     /// Per element: its container score (scaled by link density and declared words).
     pub(crate) score: Vec<f64>,
     /// Per element: prose characters in its subtree (`auto`'s `prose_chars`).

@@ -26,7 +26,6 @@ use super::auto_blocks::{is_prose, Block, Decision};
 use super::auto_lang::{is_cjk, len_bit, Stopwords};
 use super::auto_words::{
     words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_CAPTION, W_META,
-    W_TITLE,
 };
 use crate::doc::Doc;
 use crate::tokenize::Tag;
@@ -94,7 +93,7 @@ pub const FEATURE_NAMES: [&str; NF] = [
     "boiler_phrases",
     "own_caption",
     "own_meta",
-    "own_title",
+    "in_grid",
     "before_region",
     "after_region",
 ];
@@ -1013,7 +1012,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
             ts.boiler_phrases as f32,
             own(W_CAPTION),
             own(W_META),
-            own(W_TITLE),
+            flag(d.in_grid[c]),
             flag(region_first.is_some_and(|f| k < f)),
             flag(region_last.is_some_and(|l| k > l)),
         ];
