@@ -777,6 +777,19 @@ fn lists_items(page_type: PageType) -> bool {
 /// Fewest look-alike siblings that make an item grid.
 const GRID_MIN_ITEMS: u32 = 4;
 
+/// What makes siblings look alike ([`item_grid`], [`lift_to_repeats`]): the same tag and
+/// the same `id`/`class` once digits are removed (`post_1`, `post_2`), as one FNV-1a hash.
+fn look_alike_key(doc: &Doc, i: usize) -> u64 {
+    let e = &doc.elements[i];
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ e.tag as u64;
+    for &b in doc.ident(e).as_bytes() {
+        if !b.is_ascii_digit() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
 /// The items of a listing or a collection: the largest group (by text) of at least
 /// [`GRID_MIN_ITEMS`] unpruned siblings that look alike (same tag, same `id`/`class` once
 /// digits are removed), whose text is not mostly links (a menu is all links; a product card
@@ -785,21 +798,11 @@ const GRID_MIN_ITEMS: u32 = 4;
 /// `in_grid` feature); only listings and collections put it in the region. One pass over
 /// the arena and a sort by (parent, signature).
 fn item_grid(doc: &Doc, sums: &[crate::doc::Sums], bad: &[bool]) -> Vec<usize> {
-    let signature = |i: usize| -> u64 {
-        let e = &doc.elements[i];
-        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ e.tag as u64;
-        for &b in doc.ident(e).as_bytes() {
-            if !b.is_ascii_digit() {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-        h
-    };
     // (parent, signature, element) of every candidate, sorted so that look-alike siblings
     // are adjacent: cheaper than a hash map over the arena (this runs on every page).
     let mut cands: Vec<(u32, u64, u32)> = (1..doc.elements.len())
         .filter(|&i| !bad[i] && sums[i].chars > 0)
-        .map(|i| (doc.elements[i].parent, signature(i), i as u32))
+        .map(|i| (doc.elements[i].parent, look_alike_key(doc, i), i as u32))
         .collect();
     cands.sort_unstable();
     // The largest group by text (on a tie, the one under the earlier parent), as its key
@@ -807,21 +810,14 @@ fn item_grid(doc: &Doc, sums: &[crate::doc::Sums], bad: &[bool]) -> Vec<usize> {
     type Key = (u32, std::cmp::Reverse<u32>);
     let mut best: Option<(Key, std::ops::Range<usize>)> = None;
     let mut start = 0;
-    while start < cands.len() {
-        let (parent, sig, _) = cands[start];
-        let end = start
-            + cands[start..]
-                .iter()
-                .take_while(|c| c.0 == parent && c.1 == sig)
-                .count();
-        let n = (end - start) as u32;
-        let (chars, link) = cands[start..end]
-            .iter()
-            .fold((0u32, 0u32), |(c, l), &(_, _, i)| {
-                let s = &sums[i as usize];
-                (c + s.chars, l + s.link_chars)
-            });
-        let key = (chars, std::cmp::Reverse(parent));
+    for group in cands.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let end = start + group.len();
+        let n = group.len() as u32;
+        let (chars, link) = group.iter().fold((0u32, 0u32), |(c, l), &(_, _, i)| {
+            let s = &sums[i as usize];
+            (c + s.chars, l + s.link_chars)
+        });
+        let key = (chars, std::cmp::Reverse(group[0].0));
         if n >= GRID_MIN_ITEMS
             && chars >= 20 * n
             && link * 10 < chars * 8
@@ -881,23 +877,13 @@ fn lift_to_repeats(
     bad: &[bool],
     in_region: &mut [bool],
 ) {
-    let signature = |i: usize| -> (Tag, String) {
-        let e = &doc.elements[i];
-        (
-            e.tag,
-            doc.ident(e)
-                .chars()
-                .filter(|c| !c.is_ascii_digit())
-                .collect(),
-        )
-    };
     let mut c = top;
     for _ in 0..LIFT_LEVELS {
         if c == 0 {
             return;
         }
         let p = doc.elements[c].parent as usize;
-        let me = signature(c);
+        let me = look_alike_key(doc, c);
         let mut peers = Vec::new();
         let depth = doc.elements[p].depth;
         let mut i = p + 1;
@@ -907,7 +893,7 @@ fn lift_to_repeats(
                 && i != c
                 && !bad[i]
                 && sums[i].chars > 0
-                && signature(i) == me
+                && look_alike_key(doc, i) == me
             {
                 peers.push(i);
             }

@@ -933,7 +933,7 @@ pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
         let is_tag = |t: &[Tag]| flag(t.contains(&tag));
         let in_region = d.in_region[c];
         let p = prose_of(b);
-        // The caption, meta and title words of the block's element or (below the root) its
+        // The caption and meta words of the block's element or (below the root) its
         // parent.
         let own_bits = d.ident_bits[c]
             | if c > 0 {

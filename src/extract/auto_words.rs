@@ -1,6 +1,6 @@
 //! The words `auto` reads in a page's `id`, `class` and `role` attributes: the role lists
-//! (content, strong and weak boilerplate, comment, article), the learned stage's caption,
-//! meta and title words, and one hash lookup ([`ident_bits`]) that answers all of them per
+//! (content, strong and weak boilerplate, comment, article), the learned stage's caption
+//! and meta words, and one hash lookup ([`ident_bits`]) that answers all of them per
 //! class word. Shared by the rules ([`super::auto`]) and the learned model
 //! ([`super::auto_model`]), below both, so neither imports the other's internals.
 
@@ -252,16 +252,15 @@ const CONSENT_WORDS: &[&str] = &[
 ];
 
 /// [`ident_bits`]' bits above the roles' byte: the word lists the learned stage reads of a
-/// block's own element (`auto_model`'s caption, meta and title words)…
+/// block's own element (`auto_model`'s caption and meta words)…
 pub(crate) const W_CAPTION: u16 = 1 << 8;
 pub(crate) const W_META: u16 = 1 << 9;
-pub(crate) const W_TITLE: u16 = 1 << 10;
 /// …and, for the lookup only, the words `has_word` treats as exceptions.
-const W_MODIFIER: u16 = 1 << 11;
-const W_TAXONOMY: u16 = 1 << 12;
-const W_BUILDER: u16 = 1 << 13;
-/// The bits that are lists (roles, caption, meta, title).
-const LIST_BITS: u16 = (1 << 11) - 1;
+const W_MODIFIER: u16 = 1 << 10;
+const W_TAXONOMY: u16 = 1 << 11;
+const W_BUILDER: u16 = 1 << 12;
+/// The bits that are lists (roles, caption, meta).
+const LIST_BITS: u16 = (1 << 10) - 1;
 
 /// Every word of the lists [`ident_bits`] reads, with the bits of the lists holding it, in
 /// an open-addressing hash table: one probe (rarely two) per class word or part, where a
@@ -303,7 +302,7 @@ impl WordTable {
 fn word_table() -> &'static WordTable {
     static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(&[&'static str], u16); 13] = [
+        let lists: [(&[&'static str], u16); 12] = [
             (CONTENT_WORDS, u16::from(R_CONTENT)),
             (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
             (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
@@ -313,7 +312,6 @@ fn word_table() -> &'static WordTable {
             (HEADER_WORDS, u16::from(R_HEADER)),
             (CAPTION_WORDS, W_CAPTION),
             (META_WORDS, W_META),
-            (TITLE_WORDS, W_TITLE),
             (MODIFIER_PREFIXES, W_MODIFIER),
             (TAXONOMY_WORDS, W_TAXONOMY),
             (BUILDER_PREFIXES, W_BUILDER),
@@ -340,7 +338,7 @@ fn word_table() -> &'static WordTable {
 
 /// Per element, the [`ident_bits`] of its own ident: the [`R_CONTENT`]… roles in the low
 /// byte (read by pruning and container scores as [`Decision::roles`]), the learned stage's
-/// caption, meta and title words above. Each word and part is looked up once per element
+/// caption and meta words above. Each word and part is looked up once per element
 /// and page. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
 /// [`bits_by_has_word`], is checked against it by a property test).
 pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
@@ -439,7 +437,6 @@ fn bits_by_has_word(ident: &str) -> u16 {
         | bit(has_word(ident, HEADER_WORDS), u16::from(R_HEADER))
         | bit(has_word(ident, CAPTION_WORDS), W_CAPTION)
         | bit(has_word(ident, META_WORDS), W_META)
-        | bit(has_word(ident, TITLE_WORDS), W_TITLE)
 }
 
 /// Role words in a block's own element's (or its parent's) `id`/`class`.
@@ -467,14 +464,6 @@ pub(crate) const META_WORDS: &[&str] = &[
     "postmetadata",
     "entry-meta",
     "post-meta",
-];
-pub(crate) const TITLE_WORDS: &[&str] = &[
-    "title",
-    "headline",
-    "heading",
-    "entry-title",
-    "post-title",
-    "h1",
 ];
 
 #[cfg(test)]
