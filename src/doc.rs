@@ -839,6 +839,20 @@ impl<'a> Builder<'a> {
             self.untracked -= 1;
             return;
         }
+        // Any heading's end tag closes the open heading, whatever its level: "<h1>Title</h2>"
+        // is an <h1> (HTML's tree construction, "an end tag whose tag name is one of h1,
+        // ..., h6").
+        // (Rare, so the stack is searched.)
+        let tag = if tag.is_heading() && self.open[tag as usize] == 0 {
+            self.stack
+                .iter()
+                .rev()
+                .map(|&(i, _)| self.doc.elements[i as usize].tag)
+                .find(|t| t.is_heading())
+                .unwrap_or(tag)
+        } else {
+            tag
+        };
         let hash = if tag == Tag::Other {
             name_hash(t.name(self.src))
         } else {
@@ -1474,6 +1488,18 @@ mod tests {
         assert_eq!(doc.lang.as_deref(), Some("de"));
         assert_eq!(doc.meta, vec![("description".into(), "About it".into())]);
         assert_eq!(doc.segments.len(), 1);
+    }
+
+    #[test]
+    fn any_heading_end_tag_closes_the_open_heading() {
+        // "<h1>…</h2>" is an <h1> that ends there; the paragraph is not in it.
+        let doc = Doc::parse("<h1>Title</h2><p>January 1</p><h3>Part</h3>");
+        let h1 = &doc.elements[1];
+        assert_eq!(h1.tag, Tag::H1);
+        assert_eq!(doc.seg_text(&doc.segments[0]), "Title");
+        assert_eq!((h1.seg_start, h1.seg_end), (0, 1));
+        assert_eq!(doc.elements[2].tag, Tag::P);
+        assert_eq!(doc.elements[2].parent, 0);
     }
 
     #[test]

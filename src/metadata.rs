@@ -281,6 +281,9 @@ fn pick_title(
     site: Option<&str>,
     named: bool,
 ) -> Option<String> {
+    // Without a declared site name, the <h1> a theme marks as the site's stands for it.
+    let (h1s, branding) = h1_candidates(doc);
+    let site = site.or(branding.as_deref());
     let html = doc.title.as_deref().and_then(clean);
     let mut declared: Vec<String> = ld.headline.iter().cloned().collect();
     for key in META_TITLE_KEYS {
@@ -305,7 +308,6 @@ fn pick_title(
         })
         .collect();
     let host = doc.url.as_deref().and_then(host_of);
-    let h1s = h1_candidates(doc);
     let is_site = |h: &str| h1_is_site(h, site, host, &heads);
     for h in h1s.iter().filter(|h| !is_site(&h.text)) {
         // Some sites repeat their name in the <h1> too.
@@ -443,16 +445,41 @@ struct H1 {
     linked: bool,
 }
 
-/// The first four visible `<h1>`s with 1 to [`MAX_TITLE_WORDS`] words.
-fn h1_candidates(doc: &Doc) -> Vec<H1> {
+/// The first four visible `<h1>`s with 1 to [`MAX_TITLE_WORDS`] words, and the text of
+/// the first `<h1>` marked as the site's name, kept out of them.
+fn h1_candidates(doc: &Doc) -> (Vec<H1>, Option<String>) {
     let mut out = Vec::new();
+    let mut branding = None;
     for e in doc.elements.iter().filter(|e| e.tag == Tag::H1).take(4) {
+        // Themes mark the site's name set as an <h1> ("site-title", "logo", mdBook's
+        // "menu-title"), on the element or the one around it.
+        let parent = doc.elements.get(e.parent as usize);
+        let site_mark =
+            names_the_site(doc.ident(e)) || parent.is_some_and(|p| names_the_site(doc.ident(p)));
         // Entity references left in the text by double escaping ("SQL &#x26; AI") decoded.
-        let Some(text) = clean(&element_text(doc, e.seg_start, e.seg_end)) else {
+        // A thread's prefix label (XenForo's `<span class="label">News</span>`) is not
+        // part of its title.
+        let is_label = |s: &crate::doc::Segment| {
+            let el = doc.elements.get(s.element as usize);
+            el.is_some_and(|el| el.tag != Tag::H1 && doc.ident(el).split(' ').any(|w| w == "label"))
+        };
+        let Some(text) = clean(&element_text_without(doc, e.seg_start, e.seg_end, is_label)) else {
             continue;
         };
+        if site_mark {
+            branding = branding.or(Some(text));
+            continue;
+        }
         // Sphinx and MkDocs end headings with a permalink sign.
-        let text = text.trim_end_matches(['¶', '#', '§', ' ']).to_string();
+        let text = text.trim_end_matches(['¶', '#', '§', ' ']);
+        // vBulletin's "Thread: …", arXiv's "Title: …": a label, not the title.
+        let text = ["Thread:", "Topic:", "Title:"]
+            .iter()
+            .find_map(|l| text.strip_prefix(l))
+            .map(str::trim_start)
+            .filter(|rest| !rest.is_empty())
+            .unwrap_or(text)
+            .to_string();
         let words = text.split_whitespace().count();
         if (1..=MAX_TITLE_WORDS).contains(&words) {
             let segs = doc
@@ -463,15 +490,45 @@ fn h1_candidates(doc: &Doc) -> Vec<H1> {
             out.push(H1 { text, linked });
         }
     }
-    out
+    (out, branding)
+}
+
+/// Whether `id class role itemprop` words mark the site's name or logo, not a page's
+/// title: `logo`, `brand`, `site-title`, `site-name`, `menu-title`
+/// (`devsite-page-title` is a page's).
+fn names_the_site(ident: &str) -> bool {
+    ident.split_whitespace().any(|w| {
+        let w = w.replace('_', "-");
+        w.contains("logo")
+            || w.contains("brand")
+            || [
+                "site-title",
+                "sitetitle",
+                "site-name",
+                "sitename",
+                "menu-title",
+            ]
+            .iter()
+            .any(|k| w == *k || w.ends_with(&format!("-{k}")))
+    })
 }
 
 /// Visible text of `segments[from..to]`, words joined by single spaces.
 fn element_text(doc: &Doc, from: u32, to: u32) -> String {
+    element_text_without(doc, from, to, |_| false)
+}
+
+/// [`element_text`] without the segments `skip` names.
+fn element_text_without(
+    doc: &Doc,
+    from: u32,
+    to: u32,
+    skip: impl Fn(&crate::doc::Segment) -> bool,
+) -> String {
     let mut out = String::new();
     let segs = doc.segments.get(from as usize..to as usize).unwrap_or(&[]);
     let mut prev: Option<&crate::doc::Segment> = None;
-    for s in segs.iter().filter(|s| !s.hidden) {
+    for s in segs.iter().filter(|s| !s.hidden && !skip(s)) {
         if let Some(p) = prev {
             if p.space_after || s.space_before || p.block != s.block || p.line != s.line {
                 out.push(' ');
@@ -514,6 +571,10 @@ fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
             })
     };
     let (first, last) = (parts[0], parts[parts.len() - 1]);
+    // A forum's trail, innermost first: "Topic / Board / Forums".
+    if parts.len() >= 3 && *sep == " / " {
+        return first.to_string();
+    }
     if parts.len() >= 2 && is_site(last) {
         return parts[..parts.len() - 1].join(sep);
     }
@@ -1463,6 +1524,39 @@ mod tests {
             <body><h1>The Quiet Harbour of Old Town</h1><p>x</p>"#;
         let m = read(html, PageType::Article, None);
         assert_eq!(m.title.as_deref(), Some("The Quiet Harbour of Old Town"));
+    }
+
+    #[test]
+    fn title_reads_site_marks_labels_and_forum_trails() {
+        // mdBook sets the book's name as `<h1 class="menu-title">`; the chapter's title is
+        // the rest of the <title>, whose site part that name shows.
+        let html = r#"<title>What is Ownership? - The Rust Programming Language</title><body>
+            <h1 class="menu-title">The Rust Programming Language</h1>
+            <h2>What Is Ownership?</h2><p>x</p>"#;
+        let m = read(html, PageType::Documentation, None);
+        assert_eq!(m.title.as_deref(), Some("What is Ownership?"));
+        // A XenForo thread's prefix label is not part of its title.
+        let html = r#"<title>News - Digital cameras in 2024 | Cameraderie</title><body>
+            <h1 class="p-title-value"><span class="label label--green">News</span>
+            <span class="label-append">&nbsp;</span>Digital cameras in 2024</h1><p>x</p>"#;
+        let m = read(html, PageType::Forum, None);
+        assert_eq!(m.title.as_deref(), Some("Digital cameras in 2024"));
+        // vBulletin's "Thread:" label.
+        let html = r#"<title>Buying hosting? | Web Hosting Talk</title><body>
+            <h1>Thread: Buying hosting?</h1><p>x</p>"#;
+        let m = read(html, PageType::Forum, None);
+        assert_eq!(m.title.as_deref(), Some("Buying hosting?"));
+        // A forum's trail, innermost first.
+        let html = r#"<title>What happened with the ISO / Arch Discussion / Arch Linux Forums</title>
+            <body><p>x</p>"#;
+        let m = read(html, PageType::Forum, None);
+        assert_eq!(m.title.as_deref(), Some("What happened with the ISO"));
+        // "<h1>…</h2>" ends the <h1> (HTML's tree construction): the date after it is not
+        // part of the headline.
+        let html = r#"<title>A Backpacking Checklist</title><body>
+            <h1>A Backpacking Checklist</h2><p>January 1, 2025</p><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("A Backpacking Checklist"));
     }
 
     #[test]
