@@ -132,10 +132,13 @@ const BOILER_PHRASES: &[&str] = &[
     "all rights",
 ];
 
-/// [`BOILER_PHRASES`] in the commonest other languages of the web (de, fr, es, it, pt, pl,
-/// nl, ru), lower-cased as `str::to_lowercase` makes them. Hand-written: no crate lists page
+/// [`BOILER_PHRASES`] in the other languages of Common Crawl's twenty commonest (de, fr,
+/// es, it, pt, pl, nl, ru, zh, ja, ko, tr, vi, id, cs, fa, ar, sv, hu) and Ukrainian,
+/// lower-cased as `str::to_lowercase` makes them. Hand-written: no crate lists page
 /// furniture. Each phrase is specific enough not to occur in running prose often (no bare
-/// "weiter" or "mehr"); one phrase shared by languages ("foto:") is listed once.
+/// "weiter" or "mehr", Vietnamese "chia sẻ bài viết" rather than "chia sẻ", which prose
+/// uses for sharing anything); one phrase shared by languages ("foto:") is listed once,
+/// and none holds another (German "kommentare" serves Swedish "kommentarer").
 const BOILER_PHRASES_INTL: &[&str] = &[
     // de
     "lesen sie auch",
@@ -208,6 +211,99 @@ const BOILER_PHRASES_INTL: &[&str] = &[
     "все права",
     "поделиться",
     "комментарии",
+    // The rest of Common Crawl's twenty commonest languages. zh (simplified and
+    // traditional; counted in characters, so only phrases no sentence is made of)
+    "相关文章",
+    "相關文章",
+    "相关阅读",
+    "阅读全文",
+    "閱讀全文",
+    "上一篇",
+    "下一篇",
+    "分享到",
+    "发表评论",
+    "發表評論",
+    "责任编辑",
+    "免责声明",
+    // ja
+    "関連記事",
+    "続きを読む",
+    "前の記事",
+    "次の記事",
+    "シェアする",
+    "コメントを書く",
+    "人気記事",
+    "プライバシーポリシー",
+    // ko
+    "관련기사",
+    "관련 기사",
+    "더보기",
+    "이전 글",
+    "다음 글",
+    "댓글",
+    "공유하기",
+    "개인정보처리방침",
+    // tr
+    "ilgili haberler",
+    "benzer yazılar",
+    "devamını oku",
+    "yorum yap",
+    "yorumlar",
+    "gizlilik politikası",
+    // vi
+    "bài viết liên quan",
+    "tin liên quan",
+    "xem thêm",
+    "đọc thêm",
+    "bình luận",
+    "chia sẻ bài viết",
+    "chính sách bảo mật",
+    // id
+    "baca juga",
+    "artikel terkait",
+    "berita terkait",
+    "selengkapnya",
+    "bagikan",
+    "kebijakan privasi",
+    // cs
+    "související články",
+    "čtěte také",
+    "číst dál",
+    "číst více",
+    "sdílet",
+    "komentáře",
+    // fa
+    "مطالب مرتبط",
+    "اخبار مرتبط",
+    "ادامه مطلب",
+    "بیشتر بخوانید",
+    "اشتراک گذاری",
+    "ارسال نظر",
+    // ar
+    "مقالات ذات صلة",
+    "اقرأ أيضا",
+    "اقرأ أيضاً",
+    "اقرأ المزيد",
+    "التعليقات",
+    "سياسة الخصوصية",
+    // sv
+    "relaterade artiklar",
+    "läs också",
+    "läs mer",
+    "dela på",
+    "integritetspolicy",
+    // hu
+    "kapcsolódó cikkek",
+    "ezt is olvasd",
+    "tovább olvasom",
+    "megosztás",
+    "hozzászólások",
+    "adatvédelmi",
+    // uk
+    "читайте також",
+    "схожі статті",
+    "коментарі",
+    "поділитися",
 ];
 
 /// Ancestor-or-self flags per element, one bit each (computed top-down once per page).
@@ -344,10 +440,26 @@ const COPYRIGHT_PHRASES: &[&str] = &[
     "wszelkie prawa zastrzeżone",
     "alle rechten voorbehouden",
     "все права защищены",
+    "版权所有",
+    "版權所有",
+    "無断転載",
+    "著作権",
+    "무단전재",
+    "무단 전재",
+    "tüm hakları saklıdır",
+    "bản quyền",
+    "hak cipta",
+    "všechna práva vyhrazena",
+    "کلیه حقوق",
+    "جميع الحقوق محفوظة",
+    "alla rättigheter förbehållna",
+    "minden jog fenntartva",
+    "усі права захищені",
+    "всі права захищені",
 ];
 
 /// What heads a section of other pages' items: recommendations, what others bought or
-/// viewed, "related" lists (lower-cased; the languages of [`BOILER_PHRASES_INTL`]). A shop
+/// viewed, similar products (lower-cased; the languages of [`BOILER_PHRASES_INTL`]). A shop
 /// puts them under the product, a magazine under the article, as cards that read like the
 /// page's own items; their heading is how a reader tells them apart.
 const RECOMMEND_PHRASES: &[&str] = &[
@@ -381,15 +493,70 @@ const RECOMMEND_PHRASES: &[&str] = &[
     "produtos semelhantes",
     "podobne produkty",
     "похожие товары",
+    "схожі товари",
+    "猜你喜欢",
+    "相关推荐",
+    "相关产品",
+    "相關產品",
+    "おすすめ商品",
+    "関連商品",
+    "관련 상품",
+    "추천 상품",
+    "benzer ürünler",
+    "sản phẩm tương tự",
+    "sản phẩm liên quan",
+    "produk terkait",
+    "produk serupa",
+    "podobné produkty",
+    "mohlo by vás zajímat",
+    "محصولات مرتبط",
+    "محصولات مشابه",
+    "منتجات ذات صلة",
+    "قد يعجبك أيضا",
+    "liknande produkter",
+    "du kanske också gillar",
+    "hasonló termékek",
 ];
 
 /// Boilerplate phrases of every language, then the copyright ones: the automaton's
 /// patterns in order (a pattern's number is its bit in a `u128`).
 const N_BOILER: usize = BOILER_PHRASES.len() + BOILER_PHRASES_INTL.len();
-const _: () = assert!(N_BOILER + COPYRIGHT_PHRASES.len() <= 128);
+const _: () = assert!(N_BOILER + COPYRIGHT_PHRASES.len() <= PhraseSet::CAPACITY);
+
+/// The phrases found in a text, by pattern number (see [`all_phrases`]).
+#[derive(Default)]
+struct PhraseSet([u128; 2]);
+
+impl PhraseSet {
+    const CAPACITY: usize = 256;
+
+    fn insert(&mut self, pattern: usize) {
+        if let Some(w) = self.0.get_mut(pattern / 128) {
+            *w |= 1 << (pattern % 128);
+        }
+    }
+
+    /// Boilerplate phrases found (patterns below [`N_BOILER`]).
+    fn boiler(&self) -> u32 {
+        let mask = |word: usize| -> u128 {
+            let below = N_BOILER.saturating_sub(128 * word).min(128);
+            if below == 128 {
+                u128::MAX
+            } else {
+                (1u128 << below) - 1
+            }
+        };
+        (self.0[0] & mask(0)).count_ones() + (self.0[1] & mask(1)).count_ones()
+    }
+
+    /// Whether a copyright phrase was found (patterns from [`N_BOILER`] on).
+    fn copyright(&self) -> bool {
+        self.0[0].count_ones() + self.0[1].count_ones() > self.boiler()
+    }
+}
 
 /// Whether a heading's text holds one of [`RECOMMEND_PHRASES`] (case-insensitive). Its own
-/// automaton, read on headings only: in the one of every block, these thirty patterns
+/// automaton, read on headings only: in the one of every block, its first thirty patterns
 /// doubled the phrase search's cost.
 fn recommends(text: &str) -> bool {
     static AC: OnceLock<AhoCorasick> = OnceLock::new();
@@ -397,12 +564,23 @@ fn recommends(text: &str) -> bool {
         AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .build(RECOMMEND_PHRASES)
-            .expect("thirty short literal phrases always build")
+            .expect("sixty short literal phrases always build")
     });
     if text.is_ascii() {
         ac.is_match(text)
     } else {
-        ac.is_match(&text.to_lowercase())
+        ac.is_match(&lower_case(text))
+    }
+}
+
+/// `text` lower-cased for the phrase automata: `str::to_lowercase`, but Turkish "İ" as
+/// "i" (Unicode lower-cases it to "i" and a combining dot, which no phrase has).
+fn lower_case(text: &str) -> String {
+    let lower = text.to_lowercase();
+    if memchr::memmem::find(lower.as_bytes(), "\u{307}".as_bytes()).is_some() {
+        lower.replace("i\u{307}", "i")
+    } else {
+        lower
     }
 }
 
@@ -426,10 +604,14 @@ fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
     static AC: OnceLock<[AhoCorasick; 2]> = OnceLock::new();
     let both = AC.get_or_init(|| {
         let build = |fold: bool| {
+            // A DFA, asked for: past a hundred patterns the crate's own choice is a
+            // contiguous NFA, which made this search over every block 2.4 times as costly
+            // (callgrind). The DFA's table is a few hundred kilobytes, built once.
             AhoCorasick::builder()
                 .ascii_case_insensitive(fold)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                 .build(all_phrases())
-                .expect("a hundred short literal phrases always build")
+                .expect("two hundred short literal phrases always build")
         };
         [build(false), build(true)]
     });
@@ -711,20 +893,19 @@ fn text_stats(text: &str, title: &TitleWords, sw: &Stopwords) -> TextStats {
         t.stop_base = t.words;
     }
     t.ends_punct = ends_punct(text);
-    let mut seen = 0u128;
-    let mut note = |m: aho_corasick::Match| seen |= 1 << m.pattern().as_usize();
+    let mut seen = PhraseSet::default();
+    let mut note = |m: aho_corasick::Match| seen.insert(m.pattern().as_usize());
     if !changes {
         phrase_matcher(true)
             .find_overlapping_iter(text)
             .for_each(&mut note);
     } else {
         phrase_matcher(false)
-            .find_overlapping_iter(&text.to_lowercase())
+            .find_overlapping_iter(&lower_case(text))
             .for_each(&mut note);
     }
-    let boiler = (1u128 << N_BOILER) - 1;
-    t.boiler_phrases = (seen & boiler).count_ones();
-    t.copyright = seen & !boiler != 0 || (!ascii && text.contains('©'));
+    t.boiler_phrases = seen.boiler();
+    t.copyright = seen.copyright() || (!ascii && text.contains('©'));
     t
 }
 
@@ -782,7 +963,7 @@ fn text_stats_slow(text: &str, title: &[String], sw: &SlowStopwords) -> TextStat
     }
     unicode_letters(text, &mut t);
     t.ends_punct = ends_punct(text);
-    let lower = text.to_lowercase();
+    let lower = lower_case(text);
     t.boiler_phrases = BOILER_PHRASES
         .iter()
         .chain(BOILER_PHRASES_INTL)
@@ -1587,6 +1768,10 @@ mod tests {
         assert!(recommends("Das könnte dir auch gefallen"));
         assert!(recommends("VOUS AIMEREZ AUSSI"));
         assert!(recommends("Похожие товары"));
+        assert!(recommends("猜你喜欢"));
+        assert!(recommends("関連商品"));
+        assert!(recommends("Benzer Ürünler"));
+        assert!(recommends("Sản phẩm tương tự"));
         assert!(!recommends("Specifications"));
         assert!(!recommends("More"));
     }
@@ -1611,9 +1796,58 @@ mod tests {
         assert!(stats("© 2024 Tous droits réservés", "fr").copyright);
         assert!(stats("Все права защищены.", "ru").copyright);
         assert!(stats("2024 Alle Rechte vorbehalten", "de").copyright);
+        // The rest of the twenty commonest languages, each a menu line or a footer.
+        for (lang, text, phrases) in [
+            ("zh", "相关文章 上一篇 下一篇", 3),
+            ("zh", "閱讀全文", 1),
+            ("ja", "関連記事・続きを読む", 2),
+            ("ko", "관련기사 더보기", 2),
+            ("tr", "İlgili Haberler", 1),
+            ("vi", "Bài viết liên quan", 1),
+            ("id", "Baca Juga: Artikel Terkait", 2),
+            ("cs", "Související články", 1),
+            ("fa", "ادامه مطلب", 1),
+            ("ar", "اقرأ أيضا", 1),
+            ("sv", "Läs också", 1),
+            ("hu", "Kapcsolódó cikkek", 1),
+            ("uk", "Читайте також", 1),
+        ] {
+            assert_eq!(stats(text, lang).boiler_phrases, phrases, "{lang}: {text}");
+        }
+        for (lang, text) in [
+            ("zh", "© 2024 版权所有"),
+            ("ja", "無断転載を禁じます"),
+            ("ko", "무단전재 및 재배포 금지"),
+            ("tr", "Tüm hakları saklıdır."),
+            ("cs", "Všechna práva vyhrazena."),
+            ("ar", "جميع الحقوق محفوظة"),
+            ("sv", "Alla rättigheter förbehållna"),
+            ("hu", "Minden jog fenntartva."),
+        ] {
+            let t = stats(text, lang);
+            assert!(t.copyright && t.boiler_phrases == 0, "{lang}: {text}");
+        }
         // Prose does not.
-        let p = stats("Der Rat hat den Plan gestern beschlossen.", "de");
-        assert_eq!((p.boiler_phrases, p.copyright), (0, false));
+        for (lang, text) in [
+            ("de", "Der Rat hat den Plan gestern beschlossen."),
+            ("zh", "市议会在经过长时间的辩论之后批准了这条河的计划。"),
+            ("ja", "市議会は長い議論の末に川の計画を承認した。"),
+            (
+                "tr",
+                "Belediye meclisi uzun bir tartışmanın ardından planı onayladı.",
+            ),
+            (
+                "vi",
+                "Hội đồng thành phố đã phê duyệt kế hoạch sau một cuộc tranh luận dài.",
+            ),
+        ] {
+            let p = stats(text, lang);
+            assert_eq!(
+                (p.boiler_phrases, p.copyright),
+                (0, false),
+                "{lang}: {text}"
+            );
+        }
     }
 
     /// Stopword density of `text` on a page that holds it as its one paragraph: the page's
