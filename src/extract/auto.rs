@@ -347,8 +347,32 @@ impl Auto {
         // times longer: that is a page whose words hid its text, not a short page.
         let rescue = self.keep_segments(doc, &self.decide_with(doc, info.page_type, false));
         let (kept, rescued) = (count_words(doc, &keep), count_words(doc, &rescue));
-        if rescued > kept && (kept < NEAR_EMPTY_WORDS || rescued >= RESCUE_FACTOR * kept) {
-            rescue
+        let (keep, kept) =
+            if rescued > kept && (kept < NEAR_EMPTY_WORDS || rescued >= RESCUE_FACTOR * kept) {
+                (rescue, rescued)
+            } else {
+                (keep, kept)
+            };
+        // A link and its discussion (a link aggregator's item page, a Reddit link post):
+        // when the page's own text is a few words around a link shown with its site's
+        // domain ("Project goals for 2024 blog.rust-lang.org", "Title (example.com)"), and
+        // its comment sections hold ten times as much, the discussion is what the page has
+        // to say, as on a forum. (A blog's photo post with its caption is no shared link:
+        // its comments stay out.)
+        if kept >= SHORT_WORDS || self.keep_comments || info.page_type == PageType::Forum {
+            return keep;
+        }
+        let shows_domain = doc
+            .segments
+            .iter()
+            .zip(&keep)
+            .any(|(s, &k)| k && is_domain(doc.seg_text(s).trim_matches(['(', ')'])));
+        if !shows_domain {
+            return keep;
+        }
+        let thread = self.keep_segments(doc, &self.decide(doc, PageType::Forum));
+        if count_words(doc, &thread) >= RESCUE_FACTOR * kept.max(NEAR_EMPTY_WORDS) {
+            thread
         } else {
             keep
         }
@@ -626,6 +650,21 @@ fn product_scope(doc: &Doc, top: usize, chars: &[u32], bad: &[bool]) -> Option<u
         e = doc.elements[e].parent as usize;
     }
     None
+}
+
+/// Whether `text` is a bare domain name as link aggregators show it beside a shared link
+/// (`blog.rust-lang.org`, `nytimes.com`): dot-separated labels of letters, digits and
+/// hyphens, the last all letters.
+fn is_domain(text: &str) -> bool {
+    let labels: Vec<&str> = text.split('.').collect();
+    labels.len() >= 2
+        && text.len() <= 60
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && labels
+            .last()
+            .is_some_and(|l| l.len() >= 2 && l.bytes().all(|b| b.is_ascii_alphabetic()))
 }
 
 /// Fewer words than this is a near-empty output, which `select_page` rescues.
@@ -1443,6 +1482,44 @@ mod tests {
         let mut keep = vec![true; doc.segments.len()];
         drop_repeated_lines(&doc, &mut keep);
         assert_eq!(keep.iter().filter(|k| !**k).count(), 1);
+    }
+
+    #[test]
+    fn a_shared_link_with_its_discussion_keeps_the_discussion() {
+        let reply = |who: &str, text: &str| {
+            format!("<div class=comment><a href=/u/{who}>{who}</a><div class=comment-text><p>{text}</p></div></div>")
+        };
+        let replies: String = [
+            ("kiri", "Very interested in the ergonomic reference counting work, since I clone reference-counted pointers into async tasks all day long and it adds up."),
+            ("dureuill", "So do I, and I do not find that eliding the clones would improve ergonomics much, especially with the complexity of a new trait for cheap clones."),
+            ("knapp", "That is my concern as well. I have never felt the pain of cloning to be a burden large enough to justify implicit cloning of smart pointers."),
+            ("vale", "The goal about the new trait solver is the one I am most looking forward to, because it fixes so many long-standing soundness bugs at once."),
+        ]
+        .iter()
+        .map(|(w, t)| reply(w, t))
+        .collect();
+        let page = |story: &str| {
+            format!(
+                "<html><body><nav><a href=/>Home</a> <a href=/new>New</a></nav>\
+                 <main><div class=story>{story}</div>\
+                 <ol class=comments><li>{replies}</li></ol></main></body></html>"
+            )
+        };
+        // Lobsters and Hacker News show a shared link's domain beside its title.
+        let shared = page(
+            "<a href=https://blog.example.org/goals.html>Project goals for 2024</a> \
+             <a class=domain href=/origin/blog.example.org>blog.example.org</a> via <a href=/u/scv>scv</a>",
+        );
+        let out = extract_text(&shared, &Auto::default()).text;
+        assert!(out.contains("ergonomic reference counting"), "{out}");
+        assert!(out.contains("new trait solver"), "{out}");
+        // A photo post's caption is the post: its comments stay out.
+        let photo = page("<h2><a href=/2024/09/prepping.html>prepping for a new week.</a></h2>");
+        let out = extract_text(&photo, &Auto::default()).text;
+        assert!(out.contains("prepping for a new week"), "{out}");
+        assert!(!out.contains("ergonomic"), "{out}");
+        assert!(is_domain("blog.rust-lang.org") && is_domain("nytimes.com"));
+        assert!(!is_domain("v1.2") && !is_domain("e.g.") && !is_domain("Fig. 3"));
     }
 
     #[test]
