@@ -689,21 +689,49 @@ const BY_LABELS: &[&str] = &[
     "by",
     "author:",
     "author",
+    // de, fr, es, it, pt, nl, pl, ru, zh, ja: "Von Anna Schmidt", "Auteur : …", "作者：…".
+    "geschrieben von",
+    "verfasst von",
     "von",
+    "écrit par",
+    "publié par",
     "par",
+    "escrito por",
+    "publicado por",
     "por",
+    "scritto da",
+    "a cura di",
+    "autore:",
+    "geschreven door",
+    "door",
+    "przez",
+    "autor:",
+    "autor",
+    "auteur :",
+    "auteur:",
+    "auteur",
+    "автор:",
+    "автор",
+    "作者：",
+    "作者:",
+    "投稿者：",
+    "投稿者:",
+    "文／",
+    "文/",
 ];
 
 /// `v` without a leading "By" / "by:" / "Written by".
 fn strip_by(v: &str) -> &str {
     let v = v.trim();
     for prefix in BY_LABELS {
-        if v.len() > prefix.len() + 1
-            && v.is_char_boundary(prefix.len())
-            && v[..prefix.len()].eq_ignore_ascii_case(prefix)
-        {
+        let Some(head) = v.get(..prefix.len()) else {
+            continue;
+        };
+        if v.len() > prefix.len() + 1 && head.to_lowercase() == *prefix {
             let rest = &v[prefix.len()..];
-            if rest.starts_with([' ', ':', '\u{a0}']) {
+            // A label that ends in its colon or slash ("作者：", "文/") needs no space.
+            if rest.starts_with([' ', ':', '\u{a0}']) || prefix.ends_with([':', '：', '/', '／'])
+            {
                 return rest.trim_start_matches([' ', ':', '\u{a0}']).trim();
             }
         }
@@ -772,6 +800,17 @@ fn is_by_label(text: &str) -> bool {
             | "about the author"
             | "authored by"
             | "article by"
+            | "von"
+            | "par"
+            | "por"
+            | "door"
+            | "przez"
+            | "autor"
+            | "auteur"
+            | "autore"
+            | "автор"
+            | "作者"
+            | "投稿者"
     )
 }
 
@@ -830,11 +869,11 @@ fn by_text(doc: &Doc, site: Option<&str>) -> Option<String> {
         .collect();
     for (i, s) in segs.iter().enumerate() {
         let text = doc.seg_text(s);
-        let lower: String = text.chars().take(3).collect::<String>().to_lowercase();
-        if !matches!(
-            lower.as_str(),
-            "by" | "by " | "by:" | "by\u{a0}" | "wri" | "pos" | "aut" | "tex" | "wor"
-        ) {
+        // A reviewer or a publisher signs no text of theirs.
+        let other_role = ["reviewed by", "published by", "publié par", "publicado por"]
+            .iter()
+            .any(|l| text.get(..l.len()).is_some_and(|h| h.to_lowercase() == *l));
+        if other_role || !is_by_label(text) && strip_by(text).len() == text.trim().len() {
             continue;
         }
         let candidate = if is_by_label(text) {
@@ -849,7 +888,12 @@ fn by_text(doc: &Doc, site: Option<&str>) -> Option<String> {
             }
             rest.to_string()
         };
-        if !candidate.chars().next().is_some_and(char::is_uppercase) {
+        // A capital, or a letter of a script without case (王明).
+        if !candidate
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() && !c.is_lowercase())
+        {
             continue;
         }
         if let Some(n) = name_of_byline(&candidate, site) {
@@ -1241,10 +1285,157 @@ const MONTHS: &[&str] = &[
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 
+/// Month names of other languages, whole words (lower case, without a final '.'):
+/// nominative and genitive forms and the usual abbreviations in de, fr, es, it, pt, nl, pl
+/// and ru, where [`MONTHS`]' English starts do not already read them ("marzo", "mayo").
+/// Abbreviations that are English words ("ago", "out", "set", "gen") are left out.
+const MONTHS_INTL: &[(&str, u32)] = &[
+    ("jänner", 1),
+    ("jän", 1),
+    ("janvier", 1),
+    ("janv", 1),
+    ("enero", 1),
+    ("ene", 1),
+    ("gennaio", 1),
+    ("janeiro", 1),
+    ("stycznia", 1),
+    ("styczeń", 1),
+    ("января", 1),
+    ("январь", 1),
+    ("янв", 1),
+    ("février", 2),
+    ("fevrier", 2),
+    ("févr", 2),
+    ("fevereiro", 2),
+    ("fev", 2),
+    ("lutego", 2),
+    ("luty", 2),
+    ("февраля", 2),
+    ("февраль", 2),
+    ("фев", 2),
+    ("märz", 3),
+    ("mär", 3),
+    ("março", 3),
+    ("maart", 3),
+    ("mrt", 3),
+    ("marca", 3),
+    ("marzec", 3),
+    ("марта", 3),
+    ("март", 3),
+    ("avril", 4),
+    ("avr", 4),
+    ("abril", 4),
+    ("abr", 4),
+    ("kwietnia", 4),
+    ("kwiecień", 4),
+    ("апреля", 4),
+    ("апрель", 4),
+    ("апр", 4),
+    ("mai", 5),
+    ("maggio", 5),
+    ("maio", 5),
+    ("mei", 5),
+    ("maja", 5),
+    ("maj", 5),
+    ("мая", 5),
+    ("май", 5),
+    ("juin", 6),
+    ("giugno", 6),
+    ("czerwca", 6),
+    ("czerwiec", 6),
+    ("июня", 6),
+    ("июнь", 6),
+    ("июн", 6),
+    ("juillet", 7),
+    ("juil", 7),
+    ("luglio", 7),
+    ("lipca", 7),
+    ("lipiec", 7),
+    ("июля", 7),
+    ("июль", 7),
+    ("июл", 7),
+    ("août", 8),
+    ("aout", 8),
+    ("agosto", 8),
+    ("augustus", 8),
+    ("sierpnia", 8),
+    ("sierpień", 8),
+    ("августа", 8),
+    ("август", 8),
+    ("авг", 8),
+    ("settembre", 9),
+    ("setembro", 9),
+    ("września", 9),
+    ("wrzesień", 9),
+    ("сентября", 9),
+    ("сентябрь", 9),
+    ("сен", 9),
+    ("okt", 10),
+    ("ottobre", 10),
+    ("outubro", 10),
+    ("października", 10),
+    ("październik", 10),
+    ("октября", 10),
+    ("октябрь", 10),
+    ("окт", 10),
+    ("listopada", 11),
+    ("listopad", 11),
+    ("ноября", 11),
+    ("ноябрь", 11),
+    ("ноя", 11),
+    ("dezember", 12),
+    ("dez", 12),
+    ("décembre", 12),
+    ("déc", 12),
+    ("diciembre", 12),
+    ("dicembre", 12),
+    ("dic", 12),
+    ("dezembro", 12),
+    ("grudnia", 12),
+    ("grudzień", 12),
+    ("декабря", 12),
+    ("декабрь", 12),
+    ("дек", 12),
+];
+
+/// The month a word names (1-12): three letters or more of an English month's start, or a
+/// word of [`MONTHS_INTL`].
+fn month_of(word: &str) -> Option<u32> {
+    let w = word.trim_end_matches('.').to_lowercase();
+    if w.chars().count() < 3 {
+        return None;
+    }
+    MONTHS
+        .iter()
+        .position(|m| w.starts_with(m))
+        .map(|i| i as u32 + 1)
+        .or_else(|| MONTHS_INTL.iter().find(|(m, _)| *m == w).map(|&(_, n)| n))
+}
+
+/// `YYYY年M月D日` (Chinese, Japanese) and `YYYY년 M월 D일` (Korean), anywhere in `s`.
+fn cjk_date(s: &str) -> Option<(u32, u32, u32)> {
+    let (year_mark, month_mark, day_mark) = if s.contains('年') {
+        ('年', '月', '日')
+    } else {
+        ('년', '월', '일')
+    };
+    let (before, rest) = s.split_once(year_mark)?;
+    let y: u32 = before
+        .trim_end()
+        .rsplit(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    let (m, rest) = rest.split_once(month_mark)?;
+    let (d, _) = rest.split_once(day_mark)?;
+    Some((y, m.trim().parse().ok()?, d.trim().parse().ok()?))
+}
+
 /// A date as ISO 8601 (`YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` plus the offset as given),
-/// from ISO 8601 and its common variants, `YYYY/MM/DD`, `DD.MM.YYYY`, `YYYYMMDD`, RFC 2822
-/// and English month names (`September 11, 2024`, `11 Sep 2024`). `None` when unreadable or
-/// outside 1990-2100.
+/// from ISO 8601 and its common variants, `YYYY/MM/DD`, `D.M.YYYY`, `YYYYMMDD`, RFC 2822,
+/// `YYYY年M月D日` (and Korean's `년 월 일`) and month names in English and the languages of
+/// [`MONTHS_INTL`] (`September 11, 2024`, `11 Sep 2024`, `12. März 2024`). `None` when
+/// unreadable or outside 1990-2100.
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();
     let b = s.as_bytes();
@@ -1280,27 +1471,36 @@ pub fn iso_date(s: &str) -> Option<String> {
             }
         }
     }
-    // DD.MM.YYYY or DD/MM/YYYY (day first: the European order; the US one is ambiguous
-    // and left to the month-name forms).
-    if let (Some(d), Some(m), Some(y)) = (digits(0, 2), digits(3, 2), digits(6, 4)) {
-        if b.get(2) == Some(&b'.') && b.get(5) == Some(&b'.') && valid(y, m, d) {
-            return Some(format!("{y:04}-{m:02}-{d:02}"));
+    // D.M.YYYY, day first (the European order; D/M/YYYY is left out: the US order is
+    // M/D/YYYY, and the month-name forms are not ambiguous).
+    let mut dotted = s.splitn(3, '.');
+    if let (Some(d), Some(m), Some(y)) = (dotted.next(), dotted.next(), dotted.next()) {
+        let y = y.get(..4).unwrap_or("");
+        let num = |p: &str, n: std::ops::RangeInclusive<usize>| {
+            (n.contains(&p.len()) && p.bytes().all(|c| c.is_ascii_digit()))
+                .then(|| p.parse::<u32>().ok())
+                .flatten()
+        };
+        if let (Some(d), Some(m), Some(y)) = (num(d, 1..=2), num(m.trim(), 1..=2), num(y, 4..=4)) {
+            if valid(y, m, d) {
+                return Some(format!("{y:04}-{m:02}-{d:02}"));
+            }
         }
     }
-    // Month names: "September 11, 2024", "11 Sep 2024", "Wed, 11 Sep 2024 10:00:00 GMT".
+    if let Some((y, m, d)) = cjk_date(s) {
+        return valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"));
+    }
+    // Month names: "September 11, 2024", "11 Sep 2024", "Wed, 11 Sep 2024 10:00:00 GMT",
+    // "12. März 2024", "12 de mayo de 2024", "5 мая 2024".
     let words: Vec<&str> = s
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .take(8)
         .collect();
-    let month = words.iter().position(|w| {
-        let w = w.trim_end_matches('.').to_ascii_lowercase();
-        w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m))
-    })?;
-    let m = {
-        let w = words[month].to_ascii_lowercase();
-        MONTHS.iter().position(|x| w.starts_with(x))? as u32 + 1
-    };
+    let (month, m) = words
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| month_of(w).map(|m| (i, m)))?;
     let num = |w: &str| -> Option<u32> {
         let w = w.trim_end_matches(['.', 's', 't', 'h', 'n', 'd', 'r']);
         (!w.is_empty() && w.len() <= 4 && w.bytes().all(|c| c.is_ascii_digit()))
@@ -1393,6 +1593,19 @@ mod tests {
             ("11 Sep 2024", Some("2024-09-11")),
             ("Wed, 11 Sep 2024 10:00:00 GMT", Some("2024-09-11")),
             ("Sept. 3rd, 2023", Some("2023-09-03")),
+            // Other languages' orders and month names.
+            ("1.5.2024", Some("2024-05-01")),
+            ("12.05.2024, 10:32 Uhr", Some("2024-05-12")),
+            ("12. März 2024", Some("2024-03-12")),
+            ("3 février 2024", Some("2024-02-03")),
+            ("12 de mayo de 2024", Some("2024-05-12")),
+            ("21 agosto 2023", Some("2023-08-21")),
+            ("5 мая 2024 г.", Some("2024-05-05")),
+            ("12 grudnia 2023", Some("2023-12-12")),
+            ("2024年5月12日 10:32", Some("2024-05-12")),
+            ("2024년 5월 12일", Some("2024-05-12")),
+            // English words that abbreviate months elsewhere name none here.
+            ("3 days ago, 2024", None),
             ("yesterday", None),
             ("2024-13-01", None),
             ("", None),
@@ -1652,6 +1865,23 @@ mod tests {
         assert_eq!(m.author.as_deref(), Some("Edzel Tabing"));
         // Not a sentence that happens to follow "by".
         let html = r#"<body><h1>Review</h1><p>Posted by this review is posted</p>"#;
+        assert_eq!(read(html, PageType::Article, None).author, None);
+        // Nor a reviewer's line.
+        let html = r#"<body><h1>Vacations</h1><p>Reviewed By: Sherry Mims</p><p>Text.</p>"#;
+        assert_eq!(read(html, PageType::Article, None).author, None);
+        // Other languages' labels.
+        for (line, name) in [
+            ("Von Anna Schmidt | 12.05.2024", "Anna Schmidt"),
+            ("Par Jean Dupont", "Jean Dupont"),
+            ("Автор: Анна Петрова", "Анна Петрова"),
+            ("作者：王明", "王明"),
+        ] {
+            let html = format!("<body><h1>Der Plan</h1><p>{line}</p><p>Text.</p>");
+            let m = read(&html, PageType::Article, None);
+            assert_eq!(m.author.as_deref(), Some(name), "{line}");
+        }
+        // A sentence that begins with "Von" is no byline.
+        let html = r#"<body><h1>Der Plan</h1><p>Von Berlin aus fuhr sie weiter.</p>"#;
         assert_eq!(read(html, PageType::Article, None).author, None);
     }
 
