@@ -716,24 +716,55 @@ const BY_LABELS: &[&str] = &[
     "作者:",
     "投稿者：",
     "投稿者:",
+    "投稿者",
+    "作者",
     "文／",
     "文/",
 ];
 
+/// The lower-cased start of `text`, up to `max` bytes (at a character boundary): one
+/// allocation that every label can be compared with.
+fn lower_head(text: &str, max: usize) -> String {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_lowercase()
+}
+
+/// The first bytes of [`BY_LABELS`] (lower case; a capital's UTF-8 lead byte is its small
+/// letter's in the Latin-1 and Cyrillic ranges the labels use).
+const LABEL_FIRST_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < BY_LABELS.len() {
+        t[BY_LABELS[i].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// Bytes of the longest of [`BY_LABELS`] and the bare labels of [`is_by_label`].
+const LABEL_BYTES: usize = 20;
+
 /// `v` without a leading "By" / "by:" / "Written by".
 fn strip_by(v: &str) -> &str {
     let v = v.trim();
+    let head = lower_head(v, LABEL_BYTES);
     for prefix in BY_LABELS {
-        let Some(head) = v.get(..prefix.len()) else {
+        // The lower-cased start may differ in length from the original ("İ"): the label's
+        // bytes are checked on the original too.
+        if v.len() <= prefix.len() + 1
+            || !head.starts_with(prefix)
+            || v.get(..prefix.len())
+                .is_none_or(|h| h.to_lowercase() != *prefix)
+        {
             continue;
-        };
-        if v.len() > prefix.len() + 1 && head.to_lowercase() == *prefix {
-            let rest = &v[prefix.len()..];
-            // A label that ends in its colon or slash ("作者：", "文/") needs no space.
-            if rest.starts_with([' ', ':', '\u{a0}']) || prefix.ends_with([':', '：', '/', '／'])
-            {
-                return rest.trim_start_matches([' ', ':', '\u{a0}']).trim();
-            }
+        }
+        let rest = &v[prefix.len()..];
+        // A label that ends in its colon or slash ("作者：", "文/") needs no space.
+        if rest.starts_with([' ', ':', '\u{a0}']) || prefix.ends_with([':', '：', '/', '／']) {
+            return rest.trim_start_matches([' ', ':', '\u{a0}']).trim();
         }
     }
     v
@@ -869,10 +900,30 @@ fn by_text(doc: &Doc, site: Option<&str>) -> Option<String> {
         .collect();
     for (i, s) in segs.iter().enumerate() {
         let text = doc.seg_text(s);
+        // Most runs are prose: their first byte, then their start without a copy where it
+        // is ASCII, rules them out.
+        let Some(&first) = text.as_bytes().first() else {
+            continue;
+        };
+        if !LABEL_FIRST_BYTES[usize::from(first.to_ascii_lowercase())] {
+            continue;
+        }
+        let ascii_label = |l: &&str| {
+            text.as_bytes()
+                .get(..l.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(l.as_bytes()))
+        };
+        if first.is_ascii() && !BY_LABELS.iter().any(ascii_label) {
+            continue;
+        }
+        let head = lower_head(text, LABEL_BYTES);
+        if !BY_LABELS.iter().any(|l| head.starts_with(l)) {
+            continue;
+        }
         // A reviewer or a publisher signs no text of theirs.
         let other_role = ["reviewed by", "published by", "publié par", "publicado por"]
             .iter()
-            .any(|l| text.get(..l.len()).is_some_and(|h| h.to_lowercase() == *l));
+            .any(|l| head.starts_with(l));
         if other_role || !is_by_label(text) && strip_by(text).len() == text.trim().len() {
             continue;
         }
@@ -1869,6 +1920,10 @@ mod tests {
         // Nor a reviewer's line.
         let html = r#"<body><h1>Vacations</h1><p>Reviewed By: Sherry Mims</p><p>Text.</p>"#;
         assert_eq!(read(html, PageType::Article, None).author, None);
+        for label in BY_LABELS {
+            assert!(label.len() <= LABEL_BYTES, "{label}");
+            assert_eq!(label.to_lowercase(), *label);
+        }
         // Other languages' labels.
         for (line, name) in [
             ("Von Anna Schmidt | 12.05.2024", "Anna Schmidt"),

@@ -1485,6 +1485,45 @@ mod tests {
     }
 
     #[test]
+    fn news_pages_in_chinese_and_japanese_keep_their_article() {
+        // Sentences run without spaces: a paragraph is one "word" to a whitespace split,
+        // and the prose features count its characters.
+        let zh = "<html lang=zh-CN><body><div class=header><ul class=nav>\
+            <li><a href=/>首页</a></li><li><a href=/news>新闻</a></li><li><a href=/sports>体育</a></li></ul></div>\
+            <div class=main><h1>市议会批准河道治理计划</h1>\
+            <div class=info>2024年05月12日 来源：示例日报</div><div class=article>\
+            <p>市议会在经过长时间的辩论之后，于星期二批准了这条河的治理计划，工程将在今年下半年开始。这是本市近十年来规模最大的水利工程之一。</p>\
+            <p>根据计划，河道两岸将新建约十二公里的绿道和三座人行桥，同时对沿岸的排污口进行全面整治。</p>\
+            <p>不少市民对这一计划表示欢迎。也有市民担心施工期间的交通和噪音问题，市政府表示将分段施工。</p></div>\
+            <div class=related><h3>相关文章</h3><ul><li><a href=/a/1.html>全市水利工程建设进展顺利</a></li>\
+            <li><a href=/a/2.html>环保部门加强河道水质监测</a></li></ul></div></div>\
+            <div class=footer><p>关于我们 | 联系我们 | 网站地图</p><p>Copyright © 2024 示例网 版权所有</p></div></body></html>";
+        let out = extract_text(zh, &Auto::default()).text;
+        assert!(out.contains("批准了这条河的治理计划"), "{out}");
+        assert!(out.contains("分段施工"), "{out}");
+        assert!(
+            !out.contains("全市水利工程") && !out.contains("版权所有"),
+            "{out}"
+        );
+        let ja = "<html lang=ja><body><div id=header><ul class=gnav><li><a href=/>ホーム</a></li>\
+            <li><a href=/kyoto>京都</a></li></ul></div><div id=content><div class=entry>\
+            <h1 class=entry-title>初めての京都旅行で行きたい寺社</h1><div class=entry-content>\
+            <p>京都には千を超える寺社がありますが、初めての旅行ではどこを回ればよいか迷ってしまいますよね。</p>\
+            <p>清水の舞台で有名な清水寺は、京都を代表する観光地です。朝早く訪れると人が少なく、景色をゆっくり楽しめます。</p>\
+            <p>千本鳥居で知られる伏見稲荷大社は、山全体が境内になっています。</p></div>\
+            <div class=related-entries><h3>関連記事</h3><ul><li><a href=/p/1>大阪で食べたいグルメ10選</a></li>\
+            <li><a href=/p/2>奈良公園の鹿と遊ぶ一日</a></li></ul></div></div></div>\
+            <div id=footer><p>Copyright © 2024 旅のブログ 無断転載を禁じます。</p></div></body></html>";
+        let out = extract_text(ja, &Auto::default()).text;
+        assert!(out.contains("清水寺は、京都を代表する観光地です"), "{out}");
+        assert!(out.contains("伏見稲荷大社"), "{out}");
+        assert!(
+            !out.contains("グルメ10選") && !out.contains("無断転載"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn a_shared_link_with_its_discussion_keeps_the_discussion() {
         let reply = |who: &str, text: &str| {
             format!("<div class=comment><a href=/u/{who}>{who}</a><div class=comment-text><p>{text}</p></div></div>")

@@ -601,21 +601,18 @@ fn all_phrases() -> impl Iterator<Item = &'static &'static str> {
 /// other languages outside capitals), the lower-cased copy differs from the text only in
 /// ASCII capitals, so it finds what the plain one finds in that copy, without making it.
 fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
-    static AC: OnceLock<[AhoCorasick; 2]> = OnceLock::new();
-    let both = AC.get_or_init(|| {
-        let build = |fold: bool| {
-            // A DFA, asked for: past a hundred patterns the crate's own choice is a
-            // contiguous NFA, which made this search over every block 2.4 times as costly
-            // (callgrind). The DFA's table is a few hundred kilobytes, built once.
-            AhoCorasick::builder()
-                .ascii_case_insensitive(fold)
-                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-                .build(all_phrases())
-                .expect("two hundred short literal phrases always build")
-        };
-        [build(false), build(true)]
-    });
-    &both[usize::from(ascii_folding)]
+    // Each built at its first use: a run of English pages never needs the plain one.
+    static AC: [OnceLock<AhoCorasick>; 2] = [OnceLock::new(), OnceLock::new()];
+    AC[usize::from(ascii_folding)].get_or_init(|| {
+        // A DFA, asked for: past a hundred patterns the crate's own choice is a contiguous
+        // NFA, which made this search over every block 2.4 times as costly (callgrind).
+        // The DFA's table is a few hundred kilobytes, built once.
+        AhoCorasick::builder()
+            .ascii_case_insensitive(ascii_folding)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(all_phrases())
+            .expect("two hundred short literal phrases always build")
+    })
 }
 
 /// Per ASCII byte: bit 0 digit, bit 1 letter, bit 2 capital letter (what [`count_ascii`]
