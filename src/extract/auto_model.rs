@@ -838,12 +838,16 @@ fn cjk_chars(w: &str, sw: &Stopwords, t: &mut TextStats) {
     }
 }
 
-/// Whether the text ends like a sentence.
+/// Whether the text ends like a sentence: Latin and CJK full stops, question and
+/// exclamation marks (half and full width), a Japanese closing quote, the Arabic question
+/// mark, the Urdu full stop and the Devanagari danda.
 fn ends_punct(text: &str) -> bool {
-    text.trim_end()
-        .chars()
-        .next_back()
-        .is_some_and(|c| matches!(c, '.' | '!' | '?' | '"' | '”' | '。' | ':' | ')'))
+    text.trim_end().chars().next_back().is_some_and(|c| {
+        matches!(
+            c,
+            '.' | '!' | '?' | '"' | '”' | ':' | ')' | '。' | '！' | '？' | '」' | '؟' | '۔' | '।'
+        )
+    })
 }
 
 /// A block's text statistics, with the stopwords of the page's language. ASCII words and
@@ -1771,6 +1775,24 @@ mod tests {
         assert!(recommends("Sản phẩm tương tự"));
         assert!(!recommends("Specifications"));
         assert!(!recommends("More"));
+    }
+
+    #[test]
+    fn sentences_end_in_every_script() {
+        for t in [
+            "The plan passed.",
+            "市议会批准了计划。",
+            "本当ですか？",
+            "すごい！",
+            "「行こう」",
+            "هل توافق؟",
+            "यह योजना पारित हुई।",
+        ] {
+            assert!(ends_punct(t), "{t}");
+        }
+        for t in ["Home", "市议会", "Read more »"] {
+            assert!(!ends_punct(t), "{t}");
+        }
     }
 
     #[test]
