@@ -776,19 +776,18 @@ fn strip_by(v: &str) -> &str {
 /// to six words after an optional "By", no digits, no label such as "Author" alone.
 fn byline(doc: &Doc, site: Option<&str>) -> Option<String> {
     let marked = |ident: &str| {
-        let mut hit = false;
-        for w in ident.split_whitespace() {
-            if BYLINE_SKIP.iter().any(|s| w.contains(s)) {
-                return false;
-            }
-            hit |= w.contains("author")
+        // The skip words are looked for only where a word names an author: few elements.
+        let hit = ident.split_whitespace().any(|w| {
+            w.contains("author")
                 || w.contains("byline")
                 || matches!(
                     w,
                     "username" | "username-coloured" | "message-name" | "creator" | "poster"
-                );
-        }
-        hit
+                )
+        });
+        hit && !ident
+            .split_whitespace()
+            .any(|w| BYLINE_SKIP.iter().any(|s| w.contains(s)))
     };
     let mut tried = 0;
     for e in &doc.elements {
