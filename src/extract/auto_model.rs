@@ -138,7 +138,9 @@ const BOILER_PHRASES: &[&str] = &[
 /// furniture. Each phrase is specific enough not to occur in running prose often (no bare
 /// "weiter" or "mehr", Vietnamese "chia sẻ bài viết" rather than "chia sẻ", which prose
 /// uses for sharing anything); one phrase shared by languages ("foto:") is listed once,
-/// and none holds another (German "kommentare" serves Swedish "kommentarer").
+/// and Swedish "kommentarer" is left to German "kommentare", which it holds. (Two phrases
+/// still hold others: German "alle rechte" is in Dutch "alle rechten", Arabic "اقرأ أيضا"
+/// in its spelling with tanween, "اقرأ أيضاً"; a text with the longer one counts both.)
 const BOILER_PHRASES_INTL: &[&str] = &[
     // de
     "lesen sie auch",
