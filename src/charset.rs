@@ -26,6 +26,9 @@
 //! in real legacy-encoded text, and mis-declared UTF-8 pages are common. All-ASCII pages keep
 //! the declared (ASCII-compatible) encoding: the text is the same either way.
 //!
+//! Last, text that was already mojibake when it was archived (UTF-8 once read as
+//! windows-1252 and written back: `Investorâ€™s`) is repaired by [`crate::mojibake`].
+//!
 //! Decoding is zero-copy when it can be: valid UTF-8 decoded as UTF-8, or ASCII decoded with
 //! an ASCII-compatible encoding, is returned as `Cow::Borrowed`.
 //!
@@ -93,8 +96,30 @@ pub struct Decoded<'a> {
     pub had_errors: bool,
 }
 
-/// Decides the encoding of `bytes` and decodes them; see the module doc for the order.
+/// Decides the encoding of `bytes` and decodes them (see the module doc for the order), then
+/// undoes one layer of UTF-8 read as windows-1252 where the text shows it
+/// ([`crate::mojibake::repair`]).
 pub fn decode<'a>(bytes: &'a [u8], http_charset: Option<&str>, url: Option<&str>) -> Decoded<'a> {
+    let mut d = decode_declared(bytes, http_charset, url);
+    d.text = match d.text {
+        Cow::Borrowed(t) => crate::mojibake::repair(t),
+        Cow::Owned(t) => {
+            let repaired = match crate::mojibake::repair(&t) {
+                Cow::Owned(r) => Some(r),
+                Cow::Borrowed(_) => None,
+            };
+            Cow::Owned(repaired.unwrap_or(t))
+        }
+    };
+    d
+}
+
+/// The decoding proper, before the mojibake repair.
+fn decode_declared<'a>(
+    bytes: &'a [u8],
+    http_charset: Option<&str>,
+    url: Option<&str>,
+) -> Decoded<'a> {
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
         let rest = bytes.get(bom_len..).unwrap_or_default();
         return finish(rest, encoding, CharsetSource::Bom);
@@ -590,6 +615,24 @@ mod tests {
         let meta = "<meta charset=\"shift_jis\"><p>日本</p>".as_bytes();
         let d = decode(meta, None, None);
         assert_eq!((d.encoding, d.source), (UTF_8, CharsetSource::Utf8Override));
+    }
+
+    #[test]
+    fn mojibake_is_repaired_whatever_the_encoding() {
+        // Valid UTF-8 whose text was mojibake when archived (C1 controls after 'â').
+        let utf8 = "<title>Investor\u{e2}\u{80}\u{99}s Guide</title>".as_bytes();
+        let d = decode(utf8, None, None);
+        assert_eq!(d.text, "<title>Investor’s Guide</title>");
+        // The windows-1252 reading of the same mix-up ("â€™", "Ã©"), in a UTF-8 page.
+        let cp1252 = b"<p>Israel\xc3\xa2\xe2\x82\xac\xe2\x84\xa2s caf\xc3\x83\xc2\xa9</p>";
+        let d = decode(cp1252, Some("utf-8"), None);
+        assert_eq!(d.text, "<p>Israel’s café</p>");
+        let latin1 = b"<p>caf\xc3\xa9 \xe9t\xe9</p>";
+        let d = decode(latin1, Some("windows-1252"), None);
+        // A windows-1252 page that pasted in UTF-8 'é' (C3 A9): decoded as declared (the
+        // lone E9 bytes are not UTF-8), then its 'Ã©' repaired, on text decoding owns.
+        assert_eq!(d.text, "<p>café été</p>");
+        assert!(matches!(d.text, Cow::Owned(_)));
     }
 
     #[test]

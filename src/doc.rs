@@ -567,7 +567,11 @@ impl<'a> Builder<'a> {
         });
         self.tag_unit(UnitKind::Open, index, tag, t.line);
         let hash = if tag == Tag::Other {
-            let h = name_hash(t.name(self.src));
+            let name = t.name(self.src);
+            if name.eq_ignore_ascii_case("shreddit-title") {
+                self.document_title(t);
+            }
+            let h = name_hash(name);
             *self.open_other.entry(h).or_insert(0) += 1;
             h
         } else {
@@ -643,6 +647,21 @@ impl<'a> Builder<'a> {
             hidden = !(folded_panel(ident) || streamed_segment(ident));
         }
         (start as u32..self.doc.idents.len() as u32, hidden, href)
+    }
+
+    /// Reddit's `<shreddit-title title="Post title : r/sub">`: the title its script gives
+    /// the document, where the static `<title>` is the same tagline on every page ("Reddit -
+    /// The heart of the internet"). It stands for the `<title>`, as a browser shows it.
+    fn document_title(&mut self, t: &Token) {
+        if let Some(v) = t.attr(self.src, "title") {
+            let title = decode_attr(&v)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !title.is_empty() {
+                self.doc.title = Some(title.chars().take(1024).collect());
+            }
+        }
     }
 
     fn meta(&mut self, t: &Token) {
@@ -1479,6 +1498,19 @@ mod tests {
             ]
         );
         assert_eq!(doc.seg_text(&doc.segments[0]), "x");
+    }
+
+    #[test]
+    fn reddit_document_title_stands_for_the_static_title() {
+        let doc = Doc::parse(
+            "<head><title>Reddit - The heart of the internet</title></head><body>\
+             <shreddit-title title=\"Enameled Pan &amp; Metal : r/Cooking\"></shreddit-title>\
+             <h1>Enameled Pan &amp; Metal</h1></body>",
+        );
+        assert_eq!(
+            doc.title.as_deref(),
+            Some("Enameled Pan & Metal : r/Cooking")
+        );
     }
 
     #[test]

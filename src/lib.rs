@@ -30,6 +30,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod merge;
 pub mod metadata;
+pub mod mojibake;
 pub mod output;
 pub mod page_type;
 pub mod pipeline;
