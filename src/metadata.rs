@@ -213,6 +213,7 @@ impl Metadata {
                     .filter(|(k, _)| k == "time")
                     .find_map(|(_, v)| iso_date(v))
                     .or_else(|| visible_date(doc))
+                    .or_else(|| date_by_headline(doc))
             });
         let description = meta(&["description", "og:description"])
             .or_else(|| ld.description.clone())
@@ -1058,6 +1059,48 @@ fn visible_date(doc: &Doc) -> Option<String> {
     })
 }
 
+/// A date standing by the headline on a page that marks nothing: the first short block
+/// (at most [`DATE_BLOCK_WORDS`] words) among the [`DATE_BLOCKS_AFTER`] blocks after the
+/// first visible `<h1>` (or the two before it) that [`iso_date`] reads: "December 15,
+/// 2025", "by Ziyi Xu, Dec 17, 2025", "Dec 17, 2025 · 6 min read". Utility-class themes
+/// (Tailwind and the like) print the date there with no `date` or `<time>` to find it by.
+fn date_by_headline(doc: &Doc) -> Option<String> {
+    let h1 = doc
+        .elements
+        .iter()
+        .find(|e| e.tag == Tag::H1 && !e.hidden && e.seg_start < e.seg_end)?;
+    let segments = &doc.segments;
+    let block_of = |i: u32| segments.get(i as usize).map(|s| s.block);
+    let (first, last) = (block_of(h1.seg_start)?, block_of(h1.seg_end - 1)?);
+    let lo = first.saturating_sub(2);
+    let hi = last + DATE_BLOCKS_AFTER;
+    let start = segments[..h1.seg_start as usize].partition_point(|s| s.block < lo);
+    let mut i = start;
+    while i < segments.len() && segments[i].block <= hi {
+        let block = segments[i].block;
+        let end = i + segments[i..].partition_point(|s| s.block == block);
+        if !(first..=last).contains(&block) {
+            let text = element_text(doc, i as u32, end as u32);
+            let words = text.split_whitespace().count();
+            if (1..=DATE_BLOCK_WORDS).contains(&words) {
+                if let Some(d) = iso_date(&text) {
+                    return Some(d);
+                }
+            }
+        }
+        i = end;
+    }
+    None
+}
+
+/// Blocks after the headline searched by [`date_by_headline`]: a subtitle, an author line,
+/// a reading time and the date fit in this.
+const DATE_BLOCKS_AFTER: u32 = 6;
+
+/// Words a date block of [`date_by_headline`] may have ("Posted by Jane Doe on March 3,
+/// 2025 · 4 min read", "by Amanda · Dec 20, 2025 at 3:00 am · One comment so far").
+const DATE_BLOCK_WORDS: usize = 14;
+
 /// Whitespace collapsed, entity references in JSON-LD strings decoded; `None` if empty.
 fn clean(s: &str) -> Option<String> {
     let s = if s.contains('&') {
@@ -1730,6 +1773,36 @@ mod tests {
         let mut doc = Doc::parse(html);
         doc.url = url.map(str::to_string);
         Metadata::read(&doc, &Structured::read(&doc), page_type)
+    }
+
+    #[test]
+    fn an_unmarked_date_by_the_headline_dates_an_article() {
+        // Utility classes only: the date is the short block under the <h1>.
+        let html = r#"<body><div class="m_0 fw_medium"><h1 class="text-xl">Understanding
+            Lean</h1><p class="text-muted text-xl">December 15, 2025</p></div>
+            <p>Long text of the post, with 2024 and March in it.</p></body>"#;
+        assert_eq!(
+            read(html, PageType::Article, None)
+                .date_published
+                .as_deref(),
+            Some("2025-12-15")
+        );
+        // A byline with the date, a time and a comment count still counts; the release
+        // date of a reviewed book further down does not come first.
+        let html = r#"<body><h1>A review</h1><p>by Amanda · Dec 20, 2025 at 3:00 am · One
+            comment so far</p><p>The book.</p><p>Released: June 17, 2025 by Tor</p></body>"#;
+        assert_eq!(
+            read(html, PageType::Article, None)
+                .date_published
+                .as_deref(),
+            Some("2025-12-20")
+        );
+        // Far from the headline, or on a product page, a date is not the page's.
+        let far = r#"<body><h1>Headline</h1><p>a</p><p>b</p><p>c</p><p>d</p><p>e</p><p>f</p>
+            <p>g</p><p>h</p><p>December 15, 2025</p></body>"#;
+        assert_eq!(read(far, PageType::Article, None).date_published, None);
+        let product = r#"<body><h1>Kettle</h1><p>March 3, 2025</p></body>"#;
+        assert_eq!(read(product, PageType::Product, None).date_published, None);
     }
 
     #[test]
