@@ -8,7 +8,7 @@
 //! |------------------|------|
 //! | `title`          | chosen by agreement: the first `<h1>` (not the site's name or logo) that JSON-LD `headline`, `og:title`, `twitter:title`, Dublin Core / citation titles or `<title>` bear out once their site-name parts (`… \| Site`) are cut; on articles, products and categories an `<h1>` sharing a fifth of its words with them; else the declared title, then `<title>`, site-name part cut (see `pick_title`) |
 //! | `author`         | JSON-LD `author` (Person names, `@id` references resolved), `<meta name=author>` and the common CMS keys (`article:author` when not a URL, `parsely-author`, `sailthru.author`, `dc.creator`, `citation_author`, `byl`, Yoast's `twitter:label1` "Written by" / `twitter:data1`), microdata `itemprop=author`, then a "By Ann Lee" line under the `<h1>`, then an element classed `author`/`byline` (its first block, without label, date or role); two names are joined "A and B", more with `, ` |
-//! | `date_published` | JSON-LD `datePublished` (then `dateCreated`, `uploadDate`), `article:published_time` and the common CMS keys, microdata `datePublished`, then the first `<time datetime>` |
+//! | `date_published` | JSON-LD `datePublished` (then `dateCreated`, `uploadDate`), `article:published_time` and the common CMS keys, microdata `datePublished`, then the first `<time datetime>`, then a `<time>` or date-classed element's text, then a short block by the `<h1>` that reads as a date (on authored pages) |
 //! | `description`    | `<meta name=description>`, `og:description`, JSON-LD `description` |
 //! | `site_name`      | `og:site_name`, JSON-LD `WebSite`/publisher `name`, `application-name` |
 //! | `canonical_url`  | `<link rel=canonical>`, `og:url`, resolved against the page URL |
@@ -649,14 +649,42 @@ fn norm_key(s: &str) -> String {
         .collect()
 }
 
-/// An author value as a name: not a URL, not the site's name (when `site` is given), not an e-mail address, not a CMS default account ("admin"), at
-/// most twelve words, with a leading "By" removed.
+/// An author value as a name: not a URL, not the site's name (when `site` is given), not
+/// an e-mail address, not a CMS default account ("admin"), not a placeholder a template
+/// left unfilled ("undefined", "page.head.author", a numeric id, "Topic Author"), at most
+/// twelve words, with a leading "By", enclosing quotes and stray separators removed.
 fn author_name(v: &str, site: Option<&str>) -> Option<String> {
     let v = v.trim();
     if v.starts_with("http://") || v.starts_with("https://") || v.starts_with('/') {
         return None;
     }
-    let v = strip_by(v);
+    let v = strip_by(v).trim_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\'' | '“' | '”' | ',' | ';' | '•' | '·' | '|' | '-' | '–' | '—'
+            )
+    });
+    let placeholder = v.bytes().all(|b| b.is_ascii_digit())
+        || !v.contains(' ')
+            && v.matches('.').count() >= 2
+            && !v.contains("..")
+            && v.split('.').all(|p| p.len() > 2)
+        || matches!(
+            norm_key(v).as_str(),
+            "undefined"
+                | "null"
+                | "none"
+                | "unknown"
+                | "na"
+                | "theauthor"
+                | "topicauthor"
+                | "author"
+                | "anonymous"
+        );
+    if placeholder {
+        return None;
+    }
     let words = v.split_whitespace().count();
     if words == 0 || words > 12 || v.contains('@') && !v.contains(' ') {
         return None;
@@ -1975,6 +2003,31 @@ mod tests {
         assert_eq!(read(html, PageType::Article, None).author, None);
     }
 
+    #[test]
+    fn author_values_lose_quotes_and_separators_and_placeholders_name_no_one() {
+        assert_eq!(
+            author_name("\"David Kim\"", None).as_deref(),
+            Some("David Kim")
+        );
+        assert_eq!(
+            author_name("Haley Hoekstra •", None).as_deref(),
+            Some("Haley Hoekstra")
+        );
+        assert_eq!(
+            author_name("J.R.R. Tolkien", None).as_deref(),
+            Some("J.R.R. Tolkien")
+        );
+        for placeholder in [
+            "undefined",
+            "null",
+            "page.head.extra.author",
+            "262588213843476",
+            "Topic Author",
+            "The Author",
+        ] {
+            assert_eq!(author_name(placeholder, None), None, "{placeholder}");
+        }
+    }
     #[test]
     fn author_from_a_by_line_under_the_headline() {
         let html = r#"<body><h1>Tips for Motors</h1>
