@@ -136,7 +136,8 @@ impl Metadata {
                 page_type,
                 PageType::Article | PageType::Collection | PageType::Product
             ),
-        );
+        )
+        .map(|t| drop_invisible(&t));
         // The author: JSON-LD `author`, then the `<meta>` keys of CMSs, then a byline. What
         // the page declares holds on every type of page; what its body shows only on
         // authored ones (elsewhere bylines sign reviews, comments, changes).
@@ -1129,15 +1130,22 @@ const DATE_BLOCKS_AFTER: u32 = 6;
 /// 2025 · 4 min read", "by Amanda · Dec 20, 2025 at 3:00 am · One comment so far").
 const DATE_BLOCK_WORDS: usize = 14;
 
-/// Whitespace collapsed, entity references in JSON-LD strings decoded; `None` if empty.
+/// Whitespace collapsed, entity references in JSON-LD strings decoded, soft hyphens and
+/// zero-width spaces (invisible line-break hints: "Assis&shy;tance") dropped; `None` if
+/// empty.
 fn clean(s: &str) -> Option<String> {
     let s = if s.contains('&') {
         crate::tokenize::decode_text(s).into_owned()
     } else {
         s.to_string()
     };
-    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let s = drop_invisible(&s.split_whitespace().collect::<Vec<_>>().join(" "));
     (!s.is_empty()).then_some(s)
+}
+
+/// Without soft hyphens and zero-width spaces: line-break hints that print nothing.
+fn drop_invisible(s: &str) -> String {
+    s.replace(['\u{ad}', '\u{200b}'], "")
 }
 
 /// At most `max` characters.
@@ -2001,6 +2009,14 @@ mod tests {
         assert_eq!(m.author.as_deref(), Some("Jared Newman and Sam Singleton"));
         let html = r#"<head><meta name="author" content="admin"></head><body><p>x</p>"#;
         assert_eq!(read(html, PageType::Article, None).author, None);
+    }
+
+    #[test]
+    fn titles_drop_soft_hyphens() {
+        let html = r#"<title>Home Repair Assis&shy;tance Program | City</title><body>
+            <h1>Home Repair Assis&shy;tance Program</h1><p>x</p>"#;
+        let m = read(html, PageType::Service, None);
+        assert_eq!(m.title.as_deref(), Some("Home Repair Assistance Program"));
     }
 
     #[test]
