@@ -2,13 +2,16 @@
 //! `charset::prescan_meta`. Layout: byte 0 = label length, byte 1 = URL length, then the
 //! label, the URL (both lossily UTF-8) and the payload.
 //!
-//! Checks: no panic; a payload decoded as UTF-8 (no BOM) without errors comes back unchanged;
+//! Checks: no panic; a payload decoded as UTF-8 (no BOM) without errors comes back as
+//! itself after the mojibake repair (`mojibake::repair` of the payload: unchanged unless it
+//! shows mojibake); the repair never lengthens a text;
 //! the detector guesses the same on the shortened input `decode` feeds it as on the whole
 //! sample (with and without the URL's TLD hint).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use warcsift::charset::{self, CharsetSource};
+use warcsift::mojibake;
 
 fuzz_target!(|data: &[u8]| {
     let [label_len, url_len, rest @ ..] = data else {
@@ -29,7 +32,9 @@ fuzz_target!(|data: &[u8]| {
     ] {
         let d = charset::decode(body, l, u);
         if d.encoding.name() == "UTF-8" && !d.had_errors && d.source != CharsetSource::Bom {
-            assert_eq!(d.text.as_bytes(), body);
+            let raw = std::str::from_utf8(body).expect("decoded as UTF-8 without errors");
+            assert_eq!(d.text, mojibake::repair(raw));
         }
+        assert!(mojibake::repair(&d.text).len() <= d.text.len());
     }
 });
