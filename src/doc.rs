@@ -450,9 +450,7 @@ impl<'a> Builder<'a> {
             return;
         }
         if t.tag == Tag::Title && self.doc.title.is_none() && self.open[Tag::Svg as usize] == 0 {
-            let title = decode_text(t.raw(self.src));
-            let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
-            if !title.is_empty() {
+            if let Some(title) = collapsed(&decode_text(t.raw(self.src))) {
                 self.doc.title = Some(title);
             }
         }
@@ -653,14 +651,11 @@ impl<'a> Builder<'a> {
     /// the document, where the static `<title>` is the same tagline on every page ("Reddit -
     /// The heart of the internet"). It stands for the `<title>`, as a browser shows it.
     fn document_title(&mut self, t: &Token) {
-        if let Some(v) = t.attr(self.src, "title") {
-            let title = decode_attr(&v)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            if !title.is_empty() {
-                self.doc.title = Some(title.chars().take(1024).collect());
-            }
+        if let Some(title) = t
+            .attr(self.src, "title")
+            .and_then(|v| collapsed(&decode_attr(&v)))
+        {
+            self.doc.title = Some(title.chars().take(1024).collect());
         }
     }
 
@@ -918,6 +913,12 @@ fn streamed_segment(ident: &str) -> bool {
             && n.bytes()
                 .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
     })
+}
+
+/// `text` with its whitespace runs collapsed to single spaces and trimmed; `None` if empty.
+fn collapsed(text: &str) -> Option<String> {
+    let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!t.is_empty()).then_some(t)
 }
 
 /// What names a tab panel in `id`/`class`/`role` (a substring of one word).

@@ -1099,32 +1099,22 @@ fn date_by_headline(doc: &Doc) -> Option<String> {
         .iter()
         .find(|e| e.tag == Tag::H1 && !e.hidden && e.seg_start < e.seg_end)?;
     let segments = &doc.segments;
-    let block_of = |i: u32| segments.get(i as usize).map(|s| s.block);
-    let (first, last) = (block_of(h1.seg_start)?, block_of(h1.seg_end - 1)?);
-    let lo = first.saturating_sub(2);
-    let hi = last + DATE_BLOCKS_AFTER;
-    let start = segments[..h1.seg_start as usize].partition_point(|s| s.block < lo);
-    let mut i = start;
-    while i < segments.len() && segments[i].block <= hi {
-        let block = segments[i].block;
-        let end = i + segments[i..].partition_point(|s| s.block == block);
-        if !(first..=last).contains(&block) {
-            let text = element_text(doc, i as u32, end as u32);
-            let words = text.split_whitespace().count();
-            if (1..=DATE_BLOCK_WORDS).contains(&words) {
-                if let Some(d) = iso_date(&text) {
-                    return Some(d);
-                }
-            }
-        }
-        i = end;
-    }
-    None
+    // The first segment of the block two before the headline's.
+    let first = segments.get(h1.seg_start as usize)?.block;
+    let start =
+        segments[..h1.seg_start as usize].partition_point(|s| s.block < first.saturating_sub(2));
+    let before = element_blocks(doc, start as u32, h1.seg_start, 2);
+    let after = element_blocks(doc, h1.seg_end, segments.len() as u32, DATE_BLOCKS_AFTER);
+    before
+        .iter()
+        .chain(&after)
+        .filter(|text| (1..=DATE_BLOCK_WORDS).contains(&text.split_whitespace().count()))
+        .find_map(|text| iso_date(text))
 }
 
 /// Blocks after the headline searched by [`date_by_headline`]: a subtitle, an author line,
 /// a reading time and the date fit in this.
-const DATE_BLOCKS_AFTER: u32 = 6;
+const DATE_BLOCKS_AFTER: usize = 6;
 
 /// Words a date block of [`date_by_headline`] may have ("Posted by Jane Doe on March 3,
 /// 2025 · 4 min read", "by Amanda · Dec 20, 2025 at 3:00 am · One comment so far").
