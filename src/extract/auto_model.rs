@@ -1527,13 +1527,18 @@ impl Model {
     /// The verdict of [`Model::keeps_full`] for every row: `out[i]` for `rows[i]` with the
     /// rules' verdict `rules[i]`, [`LANES`] rows walked side by side per tree.
     ///
-    /// Each row's walk stops as soon as the trees still to come cannot move its score across
-    /// the one threshold that matters: the score so far plus their least (greatest) possible
+    /// Each row's walk stops once the trees still to come cannot move its score across the
+    /// one threshold that matters: the score so far plus their least (greatest) possible
     /// sum is compared with the threshold's logit, with a margin of 1e-3 that dwarfs the f32
     /// rounding of a hundred-term sum (~1e-5), so the answer never differs. About a quarter
-    /// of tree walks are saved on the devset.
+    /// of tree walks are saved on the devset. The test runs before every fourth tree: before
+    /// every tree, it cost more than the walks it saved (callgrind, 500 pages of
+    /// `dev.warc.gz`: this function 246.1 M instructions checking before every tree,
+    /// 217.1 M every second, 206.8 M every fourth, 204.2 M every eighth, 213.2 M every 15th).
     pub fn keeps_all(&self, rows: &[&[f32; NF]], rules: &[bool], out: &mut Vec<bool>) {
         const MARGIN: f64 = 1e-3;
+        // Trees walked between two early-exit tests (see above).
+        const CHECK_EVERY: usize = 4;
         out.clear();
         let (Ok(nodes), Ok(values)) = (
             <&[Node; NODE_CAP]>::try_from(self.nodes.as_slice()),
@@ -1561,17 +1566,19 @@ impl Model {
             }
             let mut sum = [0f32; LANES];
             for (k, &(root, steps)) in self.roots.iter().enumerate() {
-                let (lo, hi) = self.suffix[k];
-                for j in 0..n {
-                    let raw = f64::from(self.baseline) + f64::from(sum[j]);
-                    if !done[j] && raw + lo - MARGIN > logit[j] {
-                        (done[j], kept[j]) = (true, true);
-                    } else if !done[j] && raw + hi + MARGIN < logit[j] {
-                        (done[j], kept[j]) = (true, false);
+                if k % CHECK_EVERY == 0 {
+                    let (lo, hi) = self.suffix[k];
+                    for j in 0..n {
+                        let raw = f64::from(self.baseline) + f64::from(sum[j]);
+                        if !done[j] && raw + lo - MARGIN > logit[j] {
+                            (done[j], kept[j]) = (true, true);
+                        } else if !done[j] && raw + hi + MARGIN < logit[j] {
+                            (done[j], kept[j]) = (true, false);
+                        }
                     }
-                }
-                if done.iter().all(|&d| d) {
-                    break;
+                    if done.iter().all(|&d| d) {
+                        break;
+                    }
                 }
                 let mut at = [root as usize; LANES];
                 // Every lane is on a leaf after `steps` (leaves lead to themselves).
