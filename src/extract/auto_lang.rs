@@ -139,11 +139,20 @@ fn looks_english(text: &str) -> bool {
     let mut lw = String::new();
     for w in text.split_whitespace() {
         lw.clear();
-        lw.extend(
-            w.chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase),
-        );
+        if w.is_ascii() {
+            // The same as below for ASCII, byte by byte (most samples are all ASCII).
+            lw.extend(
+                w.bytes()
+                    .filter(u8::is_ascii_alphanumeric)
+                    .map(|b| char::from(b.to_ascii_lowercase())),
+            );
+        } else {
+            lw.extend(
+                w.chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase),
+            );
+        }
         if lw.is_empty() {
             continue;
         }
@@ -398,6 +407,18 @@ mod tests {
             "Der Gemeinderat hat am Dienstag nach einer langen Debatte den Plan für den Fluss beschlossen."
         ));
         assert!(!looks_english("Home About Contact"));
+    }
+
+    #[test]
+    fn ascii_words_normalize_alike_on_both_paths() {
+        // `looks_english`'s byte path for ASCII words against its char path, for every
+        // ASCII byte: the same characters kept, lower-cased the same way.
+        for b in 0u8..128 {
+            let c = char::from(b);
+            assert_eq!(b.is_ascii_alphanumeric(), c.is_alphanumeric(), "{b}");
+            let lower: Vec<char> = c.to_lowercase().collect();
+            assert_eq!(lower, [char::from(b.to_ascii_lowercase())], "{b}");
+        }
     }
 
     #[test]
