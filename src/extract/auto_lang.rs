@@ -139,20 +139,7 @@ fn looks_english(text: &str) -> bool {
     let mut lw = String::new();
     for w in text.split_whitespace() {
         lw.clear();
-        if w.is_ascii() {
-            // The same as below for ASCII, byte by byte (most samples are all ASCII).
-            lw.extend(
-                w.bytes()
-                    .filter(u8::is_ascii_alphanumeric)
-                    .map(|b| char::from(b.to_ascii_lowercase())),
-            );
-        } else {
-            lw.extend(
-                w.chars()
-                    .filter(|c| c.is_alphanumeric())
-                    .flat_map(char::to_lowercase),
-            );
-        }
+        normalize_into(w, &mut lw);
         if lw.is_empty() {
             continue;
         }
@@ -240,12 +227,28 @@ pub(crate) fn normalize(w: &str) -> Option<String> {
     if w.chars().any(char::is_whitespace) {
         return None;
     }
-    let n: String = w
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
+    let mut n = String::new();
+    normalize_into(w, &mut n);
     (!n.is_empty()).then_some(n)
+}
+
+/// Appends `w`'s letters and digits, lower-cased, to `out`: [`normalize`]'s and
+/// [`looks_english`]'s word form. ASCII words go byte by byte (the same result: see the
+/// test `ascii_words_normalize_alike_on_both_paths`), since most words of a crawl are.
+fn normalize_into(w: &str, out: &mut String) {
+    if w.is_ascii() {
+        out.extend(
+            w.bytes()
+                .filter(u8::is_ascii_alphanumeric)
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+    } else {
+        out.extend(
+            w.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase),
+        );
+    }
 }
 
 /// Chinese, Japanese and Korean characters: the ones counted in a CJK language's density.
@@ -411,7 +414,7 @@ mod tests {
 
     #[test]
     fn ascii_words_normalize_alike_on_both_paths() {
-        // `looks_english`'s byte path for ASCII words against its char path, for every
+        // `normalize_into`'s byte path for ASCII words against its char path, for every
         // ASCII byte: the same characters kept, lower-cased the same way.
         for b in 0u8..128 {
             let c = char::from(b);

@@ -1530,11 +1530,11 @@ impl Model {
     /// Each row's walk stops once the trees still to come cannot move its score across the
     /// one threshold that matters: the score so far plus their least (greatest) possible
     /// sum is compared with the threshold's logit, with a margin of 1e-3 that dwarfs the f32
-    /// rounding of a hundred-term sum (~1e-5), so the answer never differs. About a quarter
-    /// of tree walks are saved on the devset. The test runs before every fourth tree: before
-    /// every tree, it cost more than the walks it saved (callgrind, 500 pages of
-    /// `dev.warc.gz`: this function 246.1 M instructions checking before every tree,
-    /// 217.1 M every second, 206.8 M every fourth, 204.2 M every eighth, 213.2 M every 15th).
+    /// rounding of a hundred-term sum (~1e-5), so the answer never differs. The test runs
+    /// before every fourth tree: before every tree, it cost more than the walks it saved
+    /// (callgrind, 500 pages of `dev.warc.gz`: this function 246.1 M instructions checking
+    /// before every tree, 217.1 M every second, 206.8 M every fourth, 204.2 M every eighth,
+    /// 213.2 M every 15th).
     pub fn keeps_all(&self, rows: &[&[f32; NF]], rules: &[bool], out: &mut Vec<bool>) {
         const MARGIN: f64 = 1e-3;
         // Trees walked between two early-exit tests (see above).
