@@ -5,6 +5,7 @@
 //! ([`super::auto_model`]), below both, so neither imports the other's internals.
 
 use crate::doc::Doc;
+use rustc_hash::FxHashMap;
 
 /// Boilerplate words in `id`/`class`/`role` that prune an element whatever else it says (as
 /// a whole word, or as a `-`/`_` separated part of one).
@@ -342,15 +343,17 @@ fn word_table() -> &'static WordTable {
 /// and page. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
 /// [`bits_by_has_word`], is checked against it by a property test).
 pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
-    // Runs of elements often share one ident (list items, table cells): the last answer is
-    // kept.
+    // A page repeats its idents (list items, table cells, every card of a grid): each
+    // distinct one is read once, the last answer kept for runs of elements sharing one.
+    let mut seen: FxHashMap<&str, u16> = FxHashMap::default();
     let mut last: (&str, u16) = ("", 0);
     doc.elements
         .iter()
         .map(|e| {
             let ident = doc.ident(e);
             if ident != last.0 {
-                last = (ident, ident_bits(ident));
+                let bits = *seen.entry(ident).or_insert_with(|| ident_bits(ident));
+                last = (ident, bits);
             }
             last.1
         })
@@ -360,9 +363,55 @@ pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
 /// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
 /// one, plus [`R_COMMENT`] for classes glued from a comment word (see [`is_comment`]).
 pub(crate) fn ident_bits(ident: &str) -> u16 {
-    words(ident)
-        .filter(|w| !says_nothing(w))
-        .fold(0, |bits, w| bits | word_bits(w.as_bytes()))
+    let bytes = ident.as_bytes();
+    if !ident.is_ascii() || bytes.contains(&0x0b) {
+        return words(ident)
+            .filter(|w| !says_nothing(w))
+            .fold(0, |bits, w| bits | word_bits(w.as_bytes()));
+    }
+    // An ASCII ident (nearly all of them): each class word read in one pass over its bytes
+    // ([`class_word_bits`]), the words split as `split_ascii_whitespace` splits them.
+    let table = word_table();
+    bytes
+        .split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty())
+        .fold(0, |bits, w| bits | class_word_bits(w, table))
+}
+
+/// `word_bits(w)` unless `w` [`says_nothing`], for an ASCII word: one pass finds a utility
+/// class's `:` or `[`, counts the dashes a heading slug is told by and sees whether the
+/// word has parts at all; a word of one part (`container`, `row`) is one table lookup.
+fn class_word_bits(w: &[u8], table: &WordTable) -> u16 {
+    let (mut dashes, mut underscores) = (0usize, 0usize);
+    for &b in w {
+        match b {
+            b':' | b'[' => return 0,
+            b'-' => dashes += 1,
+            b'_' => underscores += 1,
+            _ => {}
+        }
+    }
+    if dashes >= 4 && is_heading_slug_bytes(w, dashes + 1) {
+        return 0;
+    }
+    if dashes + underscores > 0 {
+        return word_bits(w);
+    }
+    // One part: `word_bits`' part loop would look the same word up again and add nothing.
+    (table.get(w) & LIST_BITS) | comment_bits(w)
+}
+
+/// [`R_COMMENT`] for a word glued from a comment word (see [`is_comment`]).
+fn comment_bits(w: &[u8]) -> u16 {
+    // `disqus` only where a `q` is (few class words have one).
+    if (w.starts_with(b"comment") && !w.starts_with(b"commentary"))
+        || w.ends_with(b"comments")
+        || (memchr::memchr(b'q', w).is_some() && w.windows(6).any(|x| x == b"disqus"))
+    {
+        u16::from(R_COMMENT)
+    } else {
+        0
+    }
 }
 
 /// A word of an ident that names no role: a utility class or a heading's slug.
@@ -377,12 +426,17 @@ fn says_nothing(w: &str) -> bool {
 /// more parts; no class name of a theme reads like that (`c-article-comments-list` has
 /// four, and no `and`).
 fn is_heading_slug(w: &str) -> bool {
-    const FUNCTION_WORDS: &[&str] = &[
-        "a", "an", "and", "the", "to", "of", "in", "for", "how", "your", "on", "from", "what",
-        "why", "or", "vs", "you",
+    let parts = w.bytes().filter(|&b| b == b'-').count() + 1;
+    is_heading_slug_bytes(w.as_bytes(), parts)
+}
+
+/// [`is_heading_slug`] of a word of `parts` dash-separated parts.
+fn is_heading_slug_bytes(w: &[u8], parts: usize) -> bool {
+    const FUNCTION_WORDS: &[&[u8]] = &[
+        b"a", b"an", b"and", b"the", b"to", b"of", b"in", b"for", b"how", b"your", b"on", b"from",
+        b"what", b"why", b"or", b"vs", b"you",
     ];
-    let parts = w.split('-').count();
-    parts >= 7 || (parts >= 5 && w.split('-').any(|p| FUNCTION_WORDS.contains(&p)))
+    parts >= 7 || (parts >= 5 && w.split(|&b| b == b'-').any(|p| FUNCTION_WORDS.contains(&p)))
 }
 
 /// A utility class of Tailwind or UnoCSS with a variant or an arbitrary value
@@ -397,13 +451,7 @@ fn is_utility(w: &str) -> bool {
 /// [`ident_bits`] of one word (bytes of UTF-8: `-` and `_` never occur inside a character).
 fn word_bits(w: &[u8]) -> u16 {
     let table = word_table();
-    let mut bits = table.get(w) & LIST_BITS;
-    if (w.starts_with(b"comment") && !w.starts_with(b"commentary"))
-        || w.ends_with(b"comments")
-        || w.windows(6).any(|x| x == b"disqus")
-    {
-        bits |= u16::from(R_COMMENT);
-    }
+    let mut bits = (table.get(w) & LIST_BITS) | comment_bits(w);
     let mut parts = w.split(|&b| b == b'-' || b == b'_').peekable();
     let first = parts.peek().map_or(0, |p| table.get(p));
     if first & W_MODIFIER != 0 {
@@ -548,6 +596,7 @@ mod tests {
                         "post-title", "entry-meta", "photo", "is", "with", "format",
                         "onetrust", "consent", "gdpr", "cookie",
                         "lg:banner", "has-[>[data-slot=nav]]:pt-0", ":r1:",
+                        "how-to", "and", "the", "a", "of-the", "reply-to-a-b-c",
                     ]).prop_map(str::to_owned),
                     "[a-z]{0,6}",
                     "[a-zé\u{a0}\u{b}\t]{0,6}",
