@@ -25,7 +25,8 @@ use serde::Deserialize;
 use super::auto_blocks::{is_prose, Block, Decision};
 use super::auto_lang::{is_cjk, len_bit, Stopwords};
 use super::auto_words::{
-    words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_CAPTION, W_META,
+    words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_ARTICLEBODY, W_CAPTION,
+    W_META,
 };
 use crate::doc::Doc;
 use crate::tokenize::Tag;
@@ -320,11 +321,10 @@ const A_LIST: u16 = 1 << 7;
 const A_TABLE: u16 = 1 << 8;
 const A_FORM: u16 = 1 << 9;
 
-fn ancestor_flags(doc: &Doc, roles: &[u8]) -> Vec<u16> {
+fn ancestor_flags(doc: &Doc, ident_bits: &[u16]) -> Vec<u16> {
     let mut flags = vec![0u16; doc.elements.len()];
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
         let mut f = flags[e.parent as usize];
-        let ident = doc.ident(e);
         match e.tag {
             Tag::Article | Tag::Main => f |= A_ARTICLE,
             Tag::Nav | Tag::Aside | Tag::Footer | Tag::Menu => f |= A_NAVTAG,
@@ -334,10 +334,11 @@ fn ancestor_flags(doc: &Doc, roles: &[u8]) -> Vec<u16> {
             Tag::Form => f |= A_FORM,
             _ => {}
         }
-        if ident.contains("articlebody") {
+        let bits = ident_bits[i];
+        if bits & W_ARTICLEBODY != 0 {
             f |= A_ARTICLE;
         }
-        let r = roles[i];
+        let r = (bits & 0xff) as u8;
         for (role, a) in [
             (R_CONTENT, A_CONTENT),
             (R_STRONG, A_STRONG),
@@ -980,7 +981,7 @@ fn text_stats_slow(text: &str, title: &[String], sw: &SlowStopwords) -> TextStat
 pub(crate) fn features(doc: &Doc, d: &Decision) -> Vec<[f32; NF]> {
     let blocks = &d.blocks.list;
     let n = blocks.len();
-    let flags = ancestor_flags(doc, &d.roles);
+    let flags = ancestor_flags(doc, &d.ident_bits);
     let title = TitleWords::new(doc.title.as_deref());
     // The stopwords of the page's language, detected once here for all its blocks.
     let sw = Stopwords::for_page(doc);

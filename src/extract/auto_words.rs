@@ -260,6 +260,9 @@ pub(crate) const W_META: u16 = 1 << 9;
 const W_MODIFIER: u16 = 1 << 10;
 const W_TAXONOMY: u16 = 1 << 11;
 const W_BUILDER: u16 = 1 << 12;
+/// [`element_ident_bits`] only: the ident holds `articlebody` anywhere, even inside a
+/// longer word (`c-articlebody-text`); the learned stage reads it as an article ancestor.
+pub(crate) const W_ARTICLEBODY: u16 = 1 << 13;
 /// The bits that are lists (roles, caption, meta).
 const LIST_BITS: u16 = (1 << 10) - 1;
 
@@ -352,7 +355,10 @@ pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
         .map(|e| {
             let ident = doc.ident(e);
             if ident != last.0 {
-                let bits = *seen.entry(ident).or_insert_with(|| ident_bits(ident));
+                let bits = *seen.entry(ident).or_insert_with(|| {
+                    let body = memchr::memmem::find(ident.as_bytes(), b"articlebody").is_some();
+                    ident_bits(ident) | if body { W_ARTICLEBODY } else { 0 }
+                });
                 last = (ident, bits);
             }
             last.1
