@@ -553,6 +553,26 @@ mod tests {
     }
 
     #[test]
+    fn element_bits_are_each_idents_bits_plus_articlebody() {
+        let doc = Doc::parse(
+            "<div class='c-articlebody-text'><p class=post>a</p><p class=post>b</p>\
+             <p class='sidebar widget'>c</p><p class=post>d</p><p class='article body'>e</p></div>",
+        );
+        let bits = element_ident_bits(&doc);
+        for (e, &b) in doc.elements.iter().zip(&bits) {
+            let ident = doc.ident(e);
+            let body = if ident.contains("articlebody") {
+                W_ARTICLEBODY
+            } else {
+                0
+            };
+            assert_eq!(b, ident_bits(ident) | body, "{ident:?}");
+        }
+        assert_ne!(bits[1] & W_ARTICLEBODY, 0);
+        assert_eq!(bits.iter().filter(|&&b| b & W_ARTICLEBODY != 0).count(), 1);
+    }
+
+    #[test]
     fn role_lookup_agrees_with_has_word() {
         for ident in [
             "",
