@@ -342,8 +342,8 @@ fn word_table() -> &'static WordTable {
 
 /// Per element, the [`ident_bits`] of its own ident: the [`R_CONTENT`]… roles in the low
 /// byte (read by pruning and container scores as [`Decision::roles`]), the learned stage's
-/// caption and meta words above. Each word and part is looked up once per element
-/// and page. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
+/// caption and meta words above, and [`W_ARTICLEBODY`]. Each distinct ident of the page is
+/// read once. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
 /// [`bits_by_has_word`], is checked against it by a property test).
 pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
     // A page repeats its idents (list items, table cells, every card of a grid): each
