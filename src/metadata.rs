@@ -100,6 +100,10 @@ const MAX_CHARS: usize = 300;
 /// A headline has at most this many words (longer `<h1>`s are prose, not titles).
 const MAX_TITLE_WORDS: usize = 40;
 
+/// Length from which a title that another title source begins with and continues is
+/// taken for a truncated copy of it (Yoast SEO cuts its schema `headline` at 110).
+const TRUNCATED_CHARS: usize = 100;
+
 impl Metadata {
     /// Read the metadata of `doc`, a page of type `page_type`.
     ///
@@ -309,6 +313,7 @@ fn pick_title(
             (head, tail)
         })
         .collect();
+    let heads = untruncated(heads);
     let host = doc.url.as_deref().and_then(host_of);
     let is_site = |h: &str| h1_is_site(h, site, host, &heads);
     for h in h1s.iter().filter(|h| !is_site(&h.text)) {
@@ -360,6 +365,41 @@ fn pick_title(
             .map(|h| cut(&h.text, MAX_CHARS));
     };
     Some(cut(head, MAX_CHARS)).filter(|t| !t.is_empty())
+}
+
+/// Title heads with each truncated one replaced by the whole it was cut from: a head of
+/// [`TRUNCATED_CHARS`] characters or more that another head begins with and goes on from
+/// with more words.
+/// SEO plugins cap a declared headline (Yoast's schema `headline` at 110 characters, cut
+/// mid-word or mid-phrase), while the `<title>` or `og:title` keeps it whole.
+fn untruncated(heads: Vec<(String, String)>) -> Vec<(String, String)> {
+    let whole: Vec<Option<(String, String)>> = heads
+        .iter()
+        .map(|(head, _)| {
+            let head = head.trim_end_matches(['.', '…', ' ']);
+            (head.chars().count() >= TRUNCATED_CHARS)
+                .then(|| {
+                    heads
+                        .iter()
+                        .filter(|(other, _)| {
+                            // The cut ran on mid-phrase: what follows is words, not a
+                            // separator before a site or section name ("… : science").
+                            other.strip_prefix(head).is_some_and(|rest| {
+                                rest.trim_start()
+                                    .starts_with(|c: char| c.is_alphanumeric() || c == '(')
+                            })
+                        })
+                        .max_by_key(|(other, _)| other.len())
+                        .cloned()
+                })
+                .flatten()
+        })
+        .collect();
+    heads
+        .into_iter()
+        .zip(whole)
+        .map(|(head, whole)| whole.unwrap_or(head))
+        .collect()
 }
 
 /// Whether an `<h1>` is the site's name rather than the page's headline: it is the site
@@ -1850,6 +1890,32 @@ mod tests {
             m.title.as_deref(),
             Some("How we found a bug in Vercel, Cursor, Discord and others")
         );
+    }
+
+    #[test]
+    fn a_truncated_declared_headline_gives_way_to_the_whole_title() {
+        let long = "Fix It Friday: Struggling With How To Arrange Your Living Room? We Help 4 \
+                    Readers Find Solutions (Including One Universal Trick That 9/10 Works)";
+        let cut = &long[..110];
+        let html = format!(
+            r#"<head><script type="application/ld+json">{{"@type":"BlogPosting",
+            "headline":"{cut}"}}</script><title>{long} - Emily Henderson</title></head>
+            <body><p>x</p>"#
+        );
+        let m = read(&html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some(long));
+        // A long headline that the <title> follows with a community's name is whole.
+        let html = format!(
+            r#"<head><meta property="og:title" content="{long}">
+            <title>{long} : science</title></head><body><p>x</p>"#
+        );
+        let m = read(&html, PageType::Forum, None);
+        assert_eq!(m.title.as_deref(), Some(long));
+        // A short headline that the <title> continues is the headline, not a cut one.
+        let html = r#"<head><meta property="og:title" content="Gym Workouts">
+            <title>Gym Workouts for Beginners and Everyone Else</title></head><body><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("Gym Workouts"));
     }
 
     #[test]
