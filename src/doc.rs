@@ -372,6 +372,12 @@ impl<'a> Builder<'a> {
         if self.in_head {
             return;
         }
+        // A <noscript> whose content is its markup escaped ("&lt;img src=…&gt;", left by
+        // tools that save a page through a scripted DOM): a reader without scripts sees
+        // literal tags, never content. (Text in elements inside a <noscript>, such as a
+        // forum post quoting HTML in a code block, is content.)
+        let escaped_markup = self.top_tag() == Tag::Noscript && starts_with_escaped_tag(raw);
+        self.hidden_depth += u32::from(escaped_markup);
         let decoded = decode_text(raw);
         // One segment per source line, so line-based methods (CETR) can keep or drop lines.
         // (Split at '\n' bytes with memchr: most runs have none, and a '\n' byte is always a
@@ -384,6 +390,7 @@ impl<'a> Builder<'a> {
             from = nl + 1;
         }
         self.push_segment(decoded.get(from..).unwrap_or(""), line);
+        self.hidden_depth -= u32::from(escaped_markup);
     }
 
     fn push_segment(&mut self, piece: &str, line: u32) {
@@ -931,6 +938,14 @@ pub(crate) const TAB_PANEL_WORDS: &[&str] = &[
     "tabs-content",
 ];
 
+/// Whether raw text begins (after whitespace) with an escaped start or end tag: `&lt;`
+/// then a letter or `/`.
+fn starts_with_escaped_tag(raw: &str) -> bool {
+    raw.trim_start()
+        .strip_prefix("&lt;")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/'))
+}
+
 /// A hidden tab panel (`role="tabpanel"`, `tab-pane`, `tab-content`) or folded accordion
 /// (`accordion`, `collapse`, `collapsible`, `react-collapsed-panel`): the page's own text,
 /// one click away, that every reader of the HTML receives (a product's specifications tab
@@ -1281,6 +1296,31 @@ mod tests {
             .collect::<String>()
             .to_ascii_lowercase();
         v.contains("display:none") || v.contains("visibility:hidden")
+    }
+
+    #[test]
+    fn escaped_markup_in_noscript_is_not_text_but_noscript_markup_is() {
+        let html = "<body><noscript>\n&lt;div class=\"alert\"&gt;JavaScript is off&lt;/div&gt;\
+                    </noscript><noscript><p>Posts for readers without scripts</p>\
+                    <pre>&lt;div&gt; in a quoted code sample</pre></noscript>\
+                    <pre>&lt;div&gt; in a code sample</pre><noscript>1 &lt; 2</noscript>";
+        let doc = Doc::parse(html);
+        let visible: Vec<&str> = doc
+            .segments
+            .iter()
+            .filter(|s| !s.hidden)
+            .map(|s| &doc.text[s.text.start as usize..s.text.end as usize])
+            .collect();
+        assert_eq!(
+            visible,
+            [
+                "Posts for readers without scripts",
+                "<div> in a quoted code sample",
+                "<div> in a code sample",
+                "1 < 2"
+            ]
+        );
+        assert!(starts_with_escaped_tag(" &lt;/p&gt;") && !starts_with_escaped_tag("a &lt;b"));
     }
 
     #[test]
