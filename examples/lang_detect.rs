@@ -15,7 +15,10 @@ fn main() {
         .map(|l| l.replace("\\n", "\n"))
         .collect();
     let started = Instant::now();
-    let found: Vec<_> = texts.iter().map(|t| warcsift::lang::detect(t)).collect();
+    let found: Vec<_> = texts
+        .iter()
+        .map(|t| warcsift::lang::detect(t, None))
+        .collect();
     let elapsed = started.elapsed();
     let mut out = std::io::stdout().lock();
     for d in found {

@@ -495,7 +495,7 @@ fn page(args: &PageArgs) -> Result<(), String> {
     }
     if args.meta {
         let m = &ex.page.meta;
-        let detected = opts.detect_lang(&ex.page.text);
+        let detected = opts.detect_lang(&ex.page.text, ex.page.lang.as_deref());
         let _ = writeln!(out, "title: {}", m.title.as_deref().unwrap_or(""));
         let _ = writeln!(
             out,

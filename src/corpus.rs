@@ -34,12 +34,13 @@ impl CorpusOptions {
 
     /// The language of a page's `text` as these options wrote it: Markdown marks are few
     /// and language-neutral, so the detector reads the text as it is, less the link targets
-    /// of `--links` (URLs are no language).
-    pub fn detect_lang(&self, text: &str) -> Option<crate::lang::Detected> {
+    /// of `--links` (URLs are no language). `declared` is the page's `<html lang>`, which
+    /// decides only where the detector is unsure ([`crate::lang::detect`]).
+    pub fn detect_lang(&self, text: &str, declared: Option<&str>) -> Option<crate::lang::Detected> {
         if self.links {
-            crate::lang::detect(&crate::markdown::without_link_targets(text))
+            crate::lang::detect(&crate::markdown::without_link_targets(text), declared)
         } else {
-            crate::lang::detect(text)
+            crate::lang::detect(text, declared)
         }
     }
 
@@ -77,7 +78,7 @@ pub struct RecordFacts {
 
 /// The record of one extracted page; `None` when the language filter drops it.
 pub fn page_record(ex: Extraction, facts: RecordFacts, opts: &CorpusOptions) -> Option<PageRecord> {
-    let detected = opts.detect_lang(&ex.page.text);
+    let detected = opts.detect_lang(&ex.page.text, ex.page.lang.as_deref());
     let (lang, lang_score) = match detected {
         Some(d) => (Some(d.code), Some(d.score)),
         None => (None, None),

@@ -15,6 +15,13 @@
 //! Somali, the Sotho-Tswana and Nguni languages, Irish, Basque, ...) still come out as their
 //! nearest neighbour: `ops/lang_agreement.py` measures how often.
 //!
+//! A short text can leave the detector unsure ("Click to load webpage" reads as Spanish at
+//! 0.13): below [`DECLARED_BELOW`], the language the page declares (`<html lang>`) is
+//! taken instead when the text is in a script that language is written in; the score
+//! stays the detector's low one, so `--min-lang-score` still sets such pages apart.
+//! CLD2 takes the declared language as a prior the same way (its `content_language_hint`);
+//! warcsift lets it decide only where the text itself does not.
+//!
 //! Cost: whatlang is linear in the sample, a few tens of microseconds per page at this size
 //! (docs/corpus.md has the measurement).
 
@@ -36,8 +43,47 @@ pub struct Detected {
     pub score: f32,
 }
 
-/// The language of `text`, or `None` when it is too short or the detector has no answer.
-pub fn detect(text: &str) -> Option<Detected> {
+/// Detector confidence below which the page's declared language may decide.
+pub const DECLARED_BELOW: f32 = 0.5;
+
+/// The language of `text`, or `None` when it is too short or the detector has no answer;
+/// `declared` is the page's `<html lang>` (`en-GB`, `pt_BR`), taken where the detector's
+/// confidence is under [`DECLARED_BELOW`] and the text's script is one the declared
+/// language is written in.
+pub fn detect(text: &str, declared: Option<&str>) -> Option<Detected> {
+    let found = detect_text(text)?;
+    if found.score >= DECLARED_BELOW {
+        return Some(found);
+    }
+    let Some(code) = declared.and_then(declared_code) else {
+        return Some(found);
+    };
+    if code == found.code {
+        return Some(found);
+    }
+    let declared_lang = iso639_3(&code).and_then(whatlang::Lang::from_code);
+    let mut head = String::with_capacity(SAMPLE_BYTES);
+    push_prefix(&mut head, text.trim(), SAMPLE_BYTES);
+    let script = whatlang::detect_script(&head);
+    match (declared_lang, script) {
+        (Some(lang), Some(script)) if script.langs().contains(&lang) => Some(Detected {
+            code: iso639(lang),
+            score: found.score,
+        }),
+        _ => Some(found),
+    }
+}
+
+/// The language subtag of a declared `lang` (`en` of `en-GB`, `pt` of `pt_BR`), lower
+/// case, when it is two or three ASCII letters.
+fn declared_code(declared: &str) -> Option<String> {
+    let primary = declared.trim().split(['-', '_']).next()?;
+    ((2..=3).contains(&primary.len()) && primary.bytes().all(|b| b.is_ascii_alphabetic()))
+        .then(|| primary.to_ascii_lowercase())
+}
+
+/// The language of `text` by the text alone (see [`detect`]).
+fn detect_text(text: &str) -> Option<Detected> {
     let text = text.trim();
     if text.len() < MIN_TEXT_BYTES {
         return None;
@@ -347,7 +393,7 @@ mod tests {
             ("sq", "Të gjithë njerëzit lindin të lirë dhe të barabartë në dinjitet dhe në të drejta. Ata kanë arsye dhe ndërgjegje dhe duhet të sillen ndaj njëri-tjetrit me frymë vëllazërimi."),
         ];
         for (want, text) in cases {
-            let d = detect(text).unwrap();
+            let d = detect(text, None).unwrap();
             assert_eq!(d.code, want, "{text}");
             assert!(d.score > 0.0 && d.score <= 1.0);
         }
@@ -362,21 +408,45 @@ mod tests {
             ("sv", "Alla människor är födda fria och lika i värde och rättigheter. De har utrustats med förnuft och samvete och bör handla gentemot varandra i en anda av broderskap."),
         ];
         for (want, text) in keep {
-            assert_eq!(detect(text).unwrap().code, want, "{text}");
+            assert_eq!(detect(text, None).unwrap().code, want, "{text}");
         }
+    }
+
+    #[test]
+    fn an_unsure_detector_gives_way_to_the_declared_language_in_its_script() {
+        // Alone, whatlang is unsure of this short English text and names another language.
+        let text = "Click to load webpage";
+        let alone = detect(text, None).unwrap();
+        assert_ne!(alone.code, "en");
+        assert!(alone.score < DECLARED_BELOW);
+        for declared in ["en", "en-GB", "EN_us"] {
+            let d = detect(text, Some(declared)).unwrap();
+            assert_eq!(d.code, "en", "{declared}");
+            // The score stays the detector's: the text alone does not bear it out.
+            assert_eq!(d.score, alone.score);
+        }
+        // A declared language of another script, or a malformed one, decides nothing.
+        assert_eq!(detect(text, Some("ru")), Some(alone));
+        assert_eq!(detect(text, Some("english!")), Some(alone));
+        // Where the detector is sure, the text decides, whatever the page declares.
+        let german = "Der Stadtrat hat am Dienstag nach langer Debatte den Plan beschlossen.";
+        assert_eq!(detect(german, Some("en")).unwrap().code, "de");
     }
 
     #[test]
     fn detects_the_text_not_the_menu() {
         let text = "Home\nNews\nDer Stadtrat hat am Dienstag nach langer Debatte den Plan für den Fluss beschlossen, der seit Jahren umstritten war.";
-        let d = detect(text).unwrap();
+        let d = detect(text, None).unwrap();
         assert_eq!(d.code, "de");
         assert!(d.score > 0.5 && d.score <= 1.0);
-        assert_eq!(detect("Home"), None);
+        assert_eq!(detect("Home", None), None);
         assert_eq!(
-            detect("The council approved the plan for the river on Tuesday.")
-                .unwrap()
-                .code,
+            detect(
+                "The council approved the plan for the river on Tuesday.",
+                None
+            )
+            .unwrap()
+            .code,
             "en"
         );
     }
