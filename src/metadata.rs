@@ -314,11 +314,16 @@ fn pick_title(
         })
         .collect();
     let heads = untruncated(heads);
+    let titles: Vec<&str> = declared
+        .iter()
+        .chain(html.iter())
+        .map(String::as_str)
+        .collect();
     let host = doc.url.as_deref().and_then(host_of);
     let is_site = |h: &str| h1_is_site(h, site, host, &heads);
     for h in h1s.iter().filter(|h| !is_site(&h.text)) {
         // Some sites repeat their name in the <h1> too.
-        let text = strip_site_part(&h.text, site);
+        let text = strip_shared_tail(strip_site_part(&h.text, site), &titles);
         let key = norm_key(text);
         let backed = heads.iter().map(|(head, _)| norm_key(head)).any(|d| {
             // A logo (an <h1> that is all link) must be the whole headline; else one may
@@ -349,7 +354,7 @@ fn pick_title(
             .iter()
             .find(|h| !h.linked && !is_site(&h.text) && !is_ui_label(&h.text));
         if let Some(h) = first {
-            let text = strip_site_part(&h.text, site);
+            let text = strip_shared_tail(strip_site_part(&h.text, site), &titles);
             if heads
                 .iter()
                 .any(|(head, _)| word_overlap(text, head) >= 0.2)
@@ -365,6 +370,33 @@ fn pick_title(
             .map(|h| cut(&h.text, MAX_CHARS));
     };
     Some(cut(head, MAX_CHARS)).filter(|t| !t.is_empty())
+}
+
+/// `text` without a last part (after one of [`SEPARATORS`]) of at most three words that
+/// some title source ends with too, after a separator: a label the `<h1>` shares with the
+/// page's titles, a section ("… | Opinion" in both), a site name, a tagline or a product
+/// variant ("… | Top 19 Companies", "… - (30ct) 300mg"), not the headline. A range of
+/// numbers ("Squad 2024 - 2025") is no label.
+fn strip_shared_tail<'t>(text: &'t str, titles: &[&str]) -> &'t str {
+    let ends_in_digit = |s: &str| s.ends_with(|c: char| c.is_ascii_digit());
+    for sep in SEPARATORS {
+        if let Some((head, tail)) = text.rsplit_once(sep) {
+            let (head, tail) = (head.trim(), tail.trim());
+            if !head.is_empty()
+                && !tail.is_empty()
+                && tail.split_whitespace().count() <= 3
+                && !(ends_in_digit(head) && tail.starts_with(|c: char| c.is_ascii_digit()))
+                && titles.iter().any(|t| {
+                    t.trim()
+                        .strip_suffix(tail)
+                        .is_some_and(|rest| rest.trim_end().ends_with(sep.trim()))
+                })
+            {
+                return head;
+            }
+        }
+    }
+    text
 }
 
 /// Title heads with each truncated one replaced by the whole it was cut from: a head of
@@ -1890,6 +1922,24 @@ mod tests {
             m.title.as_deref(),
             Some("How we found a bug in Vercel, Cursor, Discord and others")
         );
+    }
+
+    #[test]
+    fn an_h1_loses_a_section_label_that_the_title_ends_with_too() {
+        let html = r#"<title>The full impact of meditation on mind and body | Opinion</title>
+            <meta property="og:title" content="How meditation rewires brains | Opinion">
+            <body><h1>How meditation rewires brains | Opinion</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("How meditation rewires brains"));
+        // A tail the titles do not share stays: it is part of the headline.
+        let html = r#"<title>Cats and dogs | Pets</title>
+            <body><h1>Cats and dogs | A Love Story</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("Cats and dogs | A Love Story"));
+        // A range of years is no label.
+        let html = r#"<title>Squad 2024 - 2025</title><body><h1>Squad 2024 - 2025</h1><p>x</p>"#;
+        let m = read(html, PageType::Other, None);
+        assert_eq!(m.title.as_deref(), Some("Squad 2024 - 2025"));
     }
 
     #[test]
