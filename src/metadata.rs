@@ -378,14 +378,15 @@ fn pick_title(
 /// variant ("… | Top 19 Companies", "… - (30ct) 300mg"), not the headline. A range of
 /// numbers ("Squad 2024 - 2025") is no label.
 fn strip_shared_tail<'t>(text: &'t str, titles: &[&str]) -> &'t str {
-    let ends_in_digit = |s: &str| s.ends_with(|c: char| c.is_ascii_digit());
+    let digit = |c: char| c.is_ascii_digit();
+    let range = |head: &str, tail: &str| head.ends_with(digit) && tail.starts_with(digit);
     for sep in SEPARATORS {
         if let Some((head, tail)) = text.rsplit_once(sep) {
             let (head, tail) = (head.trim(), tail.trim());
             if !head.is_empty()
                 && !tail.is_empty()
                 && tail.split_whitespace().count() <= 3
-                && !(ends_in_digit(head) && tail.starts_with(|c: char| c.is_ascii_digit()))
+                && !range(head, tail)
                 && titles.iter().any(|t| {
                     t.trim()
                         .strip_suffix(tail)
