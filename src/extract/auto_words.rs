@@ -58,7 +58,7 @@ pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
 /// the content itself, Steam's `game_area_sys_req_leftCol` of system requirements.)
 pub(crate) const WEAK_BOILER_WORDS: &[&str] = &[
     "side", "aside", "widget", "banner", "ad", "ads", "promo", "tags", "popular", "trending",
-    "print", "rss", "overlay", "search", "tools",
+    "skip", "print", "rss", "overlay", "search", "tools",
 ];
 
 /// `header`: a weak boilerplate word outside an article or `<main>` (the site's masthead),
