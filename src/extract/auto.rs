@@ -31,6 +31,7 @@
 //! [`Auto::keep_comments`] (`--comments`) keeps them.
 
 use super::auto_blocks::{is_prose, Block, Blocks, Decision};
+use super::auto_lang::word_count;
 use super::auto_model::{features, keep, NF};
 use super::auto_words::*;
 use super::{Explanation, Method};
@@ -678,7 +679,7 @@ const RESCUE_FACTOR: usize = 10;
 fn words_at_least(doc: &Doc, keep: &[bool], n: usize) -> bool {
     let mut seen = 0;
     for (s, _) in doc.segments.iter().zip(keep).filter(|(_, &k)| k) {
-        seen += doc.seg_text(s).split_whitespace().take(n - seen).count();
+        seen += word_count(doc.seg_text(s));
         if seen >= n {
             return true;
         }
@@ -827,7 +828,7 @@ fn count_words(doc: &Doc, keep: &[bool]) -> usize {
         .iter()
         .zip(keep)
         .filter(|(_, &k)| k)
-        .map(|(s, _)| doc.seg_text(s).split_whitespace().count())
+        .map(|(s, _)| word_count(doc.seg_text(s)))
         .sum()
 }
 

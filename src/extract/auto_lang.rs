@@ -251,6 +251,43 @@ fn normalize_into(w: &str, out: &mut String) {
     }
 }
 
+/// Words of `text` as thresholds on an output's length count them: whitespace-separated
+/// words, where each Chinese character and each kana is a word of its own (Chinese and
+/// Japanese write no spaces, so a paragraph would count as one word; Korean separates its
+/// words and counts as written). Letters and digits next to them in one run of
+/// non-space text count one word per run (`iPhone15の発売` is three words).
+pub(crate) fn word_count(text: &str) -> usize {
+    if text.is_ascii() {
+        return text.split_ascii_whitespace().count();
+    }
+    text.split_whitespace().map(token_words).sum()
+}
+
+/// Words in one whitespace-free token ([`word_count`]).
+fn token_words(token: &str) -> usize {
+    let (mut words, mut in_run) = (0, false);
+    for c in token.chars() {
+        if is_han_or_kana(c) {
+            words += 1;
+            in_run = false;
+        } else if c.is_alphanumeric() {
+            words += usize::from(!in_run);
+            in_run = true;
+        } else {
+            in_run = false;
+        }
+    }
+    // Punctuation alone ("—", "•") is a word to a whitespace split, as everywhere else.
+    words.max(1)
+}
+
+/// Chinese characters and Japanese kana: scripts written without spaces between words.
+fn is_han_or_kana(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}')
+}
+
 /// Chinese, Japanese and Korean characters: the ones counted in a CJK language's density.
 pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c,
@@ -368,6 +405,17 @@ impl Stopwords {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn words_are_counted_per_character_in_chinese_and_japanese() {
+        use super::word_count;
+        assert_eq!(word_count("  the council  met\ttoday "), 4);
+        assert_eq!(word_count("市议会批准了计划。"), 8);
+        assert_eq!(word_count("iPhone15の発売 — 2024年"), 1 + 1 + 2 + 1 + 1 + 1);
+        assert_eq!(word_count("서울시 의회가 계획을 승인했다"), 4);
+        assert_eq!(word_count("Zürich café —"), 3);
+        assert_eq!(word_count(""), 0);
+    }
+
     use super::*;
     use std::collections::HashSet;
 

@@ -30,6 +30,7 @@ pub mod plain;
 use crate::doc::Doc;
 use crate::page_type::PageType;
 use crate::structured::Structured;
+use auto_lang::word_count;
 
 /// A content-extraction method: decides, per text segment of a page, what is main content.
 pub trait Method: Send + Sync {
@@ -237,14 +238,9 @@ pub fn extract_page_as(
     let keep = method.select_page(&doc, &info);
     let mut text = render(&doc, &keep);
     let mut from_selection = true;
-    if method.falls_back_to_structured()
-        && text
-            .split_whitespace()
-            .nth(FALLBACK_MIN_WORDS - 1)
-            .is_none()
-    {
+    if method.falls_back_to_structured() && word_count(&text) < FALLBACK_MIN_WORDS {
         if let Some(fallback) = structured_text(&info.structured) {
-            if fallback.split_whitespace().count() > text.split_whitespace().count() {
+            if word_count(&fallback) > word_count(&text) {
                 text = fallback;
                 from_selection = false;
             }
@@ -271,11 +267,12 @@ pub fn extract_page_as(
 /// block: the longest JSON-LD `description` of at least [`PRODUCT_DESCRIPTION_MIN_WORDS`]
 /// words, unless its first words already appear in the text.
 fn add_product_description(text: &mut String, s: &Structured) {
-    let Some(d) = s.descriptions.iter().max_by_key(|d| d.len()).filter(|d| {
-        d.split_whitespace()
-            .nth(PRODUCT_DESCRIPTION_MIN_WORDS - 1)
-            .is_some()
-    }) else {
+    let Some(d) = s
+        .descriptions
+        .iter()
+        .max_by_key(|d| d.len())
+        .filter(|d| word_count(d) >= PRODUCT_DESCRIPTION_MIN_WORDS)
+    else {
         return;
     };
     let opening: Vec<&str> = d.split_whitespace().take(8).collect();
@@ -298,11 +295,7 @@ const PRODUCT_DESCRIPTION_MIN_WORDS: usize = 12;
 /// (`articleBody`, post and answer `text`), then app-state prose, then the longest JSON-LD
 /// `description`.
 pub fn structured_text(s: &Structured) -> Option<String> {
-    let words = |list: &[String]| {
-        list.iter()
-            .map(|t| t.split_whitespace().count())
-            .sum::<usize>()
-    };
+    let words = |list: &[String]| list.iter().map(|t| word_count(t)).sum::<usize>();
     if words(&s.bodies) >= FALLBACK_MIN_WORDS {
         return Some(s.bodies.join("\n"));
     }
@@ -312,7 +305,7 @@ pub fn structured_text(s: &Structured) -> Option<String> {
     s.descriptions
         .iter()
         .max_by_key(|d| d.len())
-        .filter(|d| d.split_whitespace().count() >= FALLBACK_MIN_WORDS)
+        .filter(|d| word_count(d) >= FALLBACK_MIN_WORDS)
         .cloned()
 }
 
