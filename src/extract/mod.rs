@@ -238,7 +238,13 @@ pub fn extract_page_as(
     let keep = method.select_page(&doc, &info);
     let mut text = render(&doc, &keep);
     let mut from_selection = true;
-    if method.falls_back_to_structured() && word_count(&text) < FALLBACK_MIN_WORDS {
+    // (A text with that many whitespace-separated words has at least as many by
+    // `word_count`: only short texts are counted.)
+    let short = |t: &str| {
+        t.split_whitespace().nth(FALLBACK_MIN_WORDS - 1).is_none()
+            && word_count(t) < FALLBACK_MIN_WORDS
+    };
+    if method.falls_back_to_structured() && short(&text) {
         if let Some(fallback) = structured_text(&info.structured) {
             if word_count(&fallback) > word_count(&text) {
                 text = fallback;
