@@ -89,7 +89,10 @@ fn detect_text(text: &str) -> Option<Detected> {
         return None;
     }
     let mut sample = String::with_capacity(SAMPLE_BYTES + 64);
-    for line in text.lines().filter(|l| l.len() >= MIN_LINE_BYTES) {
+    for line in text
+        .lines()
+        .filter(|l| l.len() >= MIN_LINE_BYTES && mostly_letters(l))
+    {
         if !sample.is_empty() {
             sample.push(' ');
         }
@@ -118,6 +121,21 @@ fn detect_text(text: &str) -> Option<Detected> {
         code,
         score: ((info.confidence() * 100.0).round() / 100.0) as f32,
     })
+}
+
+/// Whether at least half of a line's non-space characters are letters: a row of figures
+/// ("382024,381871,523583,…") or a code line says nothing of the language, and a sample
+/// of only such lines leaves the detector with no answer.
+fn mostly_letters(line: &str) -> bool {
+    let (mut letters, mut other) = (0usize, 0usize);
+    for c in line.chars() {
+        if c.is_alphabetic() {
+            letters += 1;
+        } else if !c.is_whitespace() {
+            other += 1;
+        }
+    }
+    letters >= other
 }
 
 /// Letters a rule of [`by_letters`] needs at least.
@@ -440,6 +458,12 @@ mod tests {
         assert_eq!(d.code, "de");
         assert!(d.score > 0.5 && d.score <= 1.0);
         assert_eq!(detect("Home", None), None);
+        // Long lines of figures leave the sample to the short lines of words.
+        let stats = "Total page views\n10181469\n\
+            382024,381871,523583,514304,536456,441213,492805,484502,518137,514218\n\
+            Total visits of the site over the year\n3120066\n\
+            105734,96484,113274,141500,157269,119943,161101,153776,168235,163613";
+        assert_eq!(detect(stats, None).map(|d| d.code), Some("en"));
         assert_eq!(
             detect(
                 "The council approved the plan for the river on Tuesday.",
