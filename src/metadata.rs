@@ -313,7 +313,7 @@ fn pick_title(
             (head, tail)
         })
         .collect();
-    let heads = untruncated(heads);
+    let heads = untruncated(&heads);
     let titles: Vec<&str> = declared
         .iter()
         .chain(html.iter())
@@ -405,33 +405,27 @@ fn strip_shared_tail<'t>(text: &'t str, titles: &[&str]) -> &'t str {
 /// with more words.
 /// SEO plugins cap a declared headline (Yoast's schema `headline` at 110 characters, cut
 /// mid-word or mid-phrase), while the `<title>` or `og:title` keeps it whole.
-fn untruncated(heads: Vec<(String, String)>) -> Vec<(String, String)> {
-    let whole: Vec<Option<(String, String)>> = heads
-        .iter()
-        .map(|(head, _)| {
-            let head = head.trim_end_matches(['.', '…', ' ']);
-            (head.chars().count() >= TRUNCATED_CHARS)
-                .then(|| {
-                    heads
-                        .iter()
-                        .filter(|(other, _)| {
-                            // The cut ran on mid-phrase: what follows is words, not a
-                            // separator before a site or section name ("… : science").
-                            other.strip_prefix(head).is_some_and(|rest| {
-                                rest.trim_start()
-                                    .starts_with(|c: char| c.is_alphanumeric() || c == '(')
-                            })
-                        })
-                        .max_by_key(|(other, _)| other.len())
-                        .cloned()
+fn untruncated(heads: &[(String, String)]) -> Vec<(String, String)> {
+    let whole_of = |head: &str| {
+        let head = head.trim_end_matches(['.', '…', ' ']);
+        if head.chars().count() < TRUNCATED_CHARS {
+            return None;
+        }
+        heads
+            .iter()
+            .filter(|(other, _)| {
+                // The cut ran on mid-phrase: what follows is words, not a separator before
+                // a site or section name ("… : science").
+                other.strip_prefix(head).is_some_and(|rest| {
+                    rest.trim_start()
+                        .starts_with(|c: char| c.is_alphanumeric() || c == '(')
                 })
-                .flatten()
-        })
-        .collect();
+            })
+            .max_by_key(|(other, _)| other.len())
+    };
     heads
-        .into_iter()
-        .zip(whole)
-        .map(|(head, whole)| whole.unwrap_or(head))
+        .iter()
+        .map(|h| whole_of(&h.0).unwrap_or(h).clone())
         .collect()
 }
 

@@ -284,18 +284,15 @@ fn token_words(token: &str) -> usize {
 /// Chinese characters and Japanese kana: scripts written without spaces between words.
 fn is_han_or_kana(c: char) -> bool {
     matches!(c,
-        '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
-        | '\u{F900}'..='\u{FAFF}')
+        '\u{3040}'..='\u{30FF}' // Hiragana, Katakana
+        | '\u{3400}'..='\u{4DBF}' // CJK Extension A
+        | '\u{4E00}'..='\u{9FFF}' // CJK Unified Ideographs
+        | '\u{F900}'..='\u{FAFF}') // CJK Compatibility Ideographs
 }
 
 /// Chinese, Japanese and Korean characters: the ones counted in a CJK language's density.
 pub(crate) fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}' // Hiragana, Katakana
-        | '\u{3400}'..='\u{4DBF}' // CJK Extension A
-        | '\u{4E00}'..='\u{9FFF}' // CJK Unified Ideographs
-        | '\u{AC00}'..='\u{D7AF}' // Hangul syllables
-        | '\u{F900}'..='\u{FAFF}') // CJK Compatibility Ideographs
+    is_han_or_kana(c) || ('\u{AC00}'..='\u{D7AF}').contains(&c) // Hangul syllables
 }
 
 impl Stopwords {
