@@ -205,6 +205,7 @@ fn prune(
     doc: &Doc,
     by: PruneBy,
     chars: &[u32],
+    links: &[u32],
     total: u32,
     prose: &[u32],
     roles: &[u8],
@@ -232,9 +233,14 @@ fn prune(
         // those that are mostly prose (a post's body wrapped for editing in place: each
         // comment of old Reddit is a `<form class="usertext">`).
         let furniture = chars[i] * 5 < total && prose[i] * 2 < chars[i];
+        // A menu or site footer that is the whole page (a shop's shell whose items a script
+        // fills in: only the footer's link lists are served) is still a menu: mostly links
+        // and no prose, it is not the page's main text, however much of the page it holds.
+        let links_only = links[i] * 2 > chars[i] && prose[i] * 10 < chars[i];
         let by_tag = match e.tag {
             Tag::Button | Tag::Select | Tag::Dialog => true,
-            Tag::Nav | Tag::Aside | Tag::Menu | Tag::Footer => !big && !holds_prose,
+            Tag::Nav | Tag::Menu | Tag::Footer => (!big && !holds_prose) || links_only,
+            Tag::Aside => !big && !holds_prose,
             Tag::Form => furniture,
             Tag::Header => !in_article[i] && !big && !holds_prose,
             _ => false,
@@ -424,7 +430,8 @@ impl Auto {
             listing: lists_items(page_type),
             product: page_type == PageType::Product,
         };
-        let bad = prune(doc, by, &chars, total, &prose, &roles);
+        let links: Vec<u32> = sums.iter().map(|s| s.link_chars).collect();
+        let bad = prune(doc, by, &chars, &links, total, &prose, &roles);
 
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, &card, self.keep_tables);
@@ -1688,11 +1695,24 @@ mod tests {
         let boiler =
             "<nav><a href=/>Home</a></nav><aside>Ads here</aside><footer>(c) 2024</footer>";
         assert_eq!(extract_text(boiler, &Auto::default()).text, "");
-        // A page that is nothing but one menu is not pruned away (the element holds the
-        // whole page): the last resort keeps it rather than returning nothing.
+        // A page that is nothing but a menu or a site footer has no main text, however much
+        // of the page the element holds (a shop's shell before its scripts run).
         assert_eq!(
             extract_text("<nav><a href=/>x</a></nav>", &Auto::default()).text,
-            "x"
+            ""
         );
+        let shell = "<body><div id=root></div><footer><dl><dt><h5>Help</h5></dt><dd>\
+            <a href=/h>Help Center</a>, <a href=/d>Disputes &amp; Reports</a>, \
+            <a href=/r>Return and refund policy</a>, <a href=/t>Transparency Center</a></dd>\
+            <dt><h5>Browse by Category</h5></dt><dd><a href=/p>All Popular</a>, \
+            <a href=/w>Wiki</a>, <a href=/b>Blog</a></dd></dl></footer></body>";
+        assert_eq!(extract_text(shell, &Auto::default()).text, "");
+        // A menu left open around the article (no `</nav>`) holds prose: it stays.
+        let open_nav = "<body><nav><a href=/>Home</a> <a href=/news>News</a>\
+            <h1>Harbour reopens</h1><p>The harbour reopened on Monday after a month of repairs, \
+            and the first ferries, which had waited outside, came in before noon.</p>\
+            <p>Repairs to the northern quay, the town said, will go on until the spring.</p>";
+        let t = extract_text(open_nav, &Auto::default()).text;
+        assert!(t.contains("harbour reopened"), "{t}");
     }
 }
