@@ -235,7 +235,9 @@ fn prune(
         let furniture = chars[i] * 5 < total && prose[i] * 2 < chars[i];
         // A menu or site footer that is the whole page (a shop's shell whose items a script
         // fills in: only the footer's link lists are served) is still a menu: mostly links
-        // and no prose, it is not the page's main text, however much of the page it holds.
+        // and no prose, it is not the page's main text, however much of the page it holds,
+        // whether its tag or a strong word (`site-footer`, `main-nav`) says so, and in the
+        // near-empty rescue too: it has no prose that a word could have hidden.
         let links_only = links[i] * 2 > chars[i] && prose[i] * 10 < chars[i];
         let by_tag = match e.tag {
             Tag::Button | Tag::Select | Tag::Dialog => true,
@@ -252,12 +254,14 @@ fn prune(
         // Inside an article or `<main>`, a `header` class is the content's own header, as
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
-        let by_word = !big
-            && !ident.is_empty()
-            && ((by.role_words
-                && !holds_prose
-                && (r & R_STRONG != 0 || (weak_prunes && weak && r & R_CONTENT == 0)))
-                || (!by.keep_comments
+        let by_word = !ident.is_empty()
+            && ((links_only && r & R_STRONG != 0)
+                || (!big
+                    && by.role_words
+                    && !holds_prose
+                    && (r & R_STRONG != 0 || (weak_prunes && weak && r & R_CONTENT == 0)))
+                || (!big
+                    && !by.keep_comments
                     && (r & R_COMMENT != 0 || (by.product && customer_reviews(ident)))));
         // A consent manager goes whatever its size (its purpose texts can be most of the
         // page); a wrapper that only names one (`cookies-accepted` on the whole page) is
@@ -1707,6 +1711,10 @@ mod tests {
             <dt><h5>Browse by Category</h5></dt><dd><a href=/p>All Popular</a>, \
             <a href=/w>Wiki</a>, <a href=/b>Blog</a></dd></dl></footer></body>";
         assert_eq!(extract_text(shell, &Auto::default()).text, "");
+        let by_class = shell
+            .replace("<footer>", "<div class=site-footer>")
+            .replace("</footer>", "</div>");
+        assert_eq!(extract_text(&by_class, &Auto::default()).text, "");
         // A menu left open around the article (no `</nav>`) holds prose: it stays.
         let open_nav = "<body><nav><a href=/>Home</a> <a href=/news>News</a>\
             <h1>Harbour reopens</h1><p>The harbour reopened on Monday after a month of repairs, \
