@@ -276,6 +276,8 @@ struct Builder<'a> {
     hidden_depth: u32,
     /// Open hyperlinks.
     links_open: u32,
+    /// A link opened since the last text segment (see [`Builder::push_segment`]).
+    link_opened: bool,
     /// Inside `<head>` (text there is not page text).
     in_head: bool,
     /// A segment was added since the last block boundary.
@@ -316,6 +318,7 @@ impl<'a> Builder<'a> {
             open_other: HashMap::new(),
             hidden_depth: 0,
             links_open: 0,
+            link_opened: false,
             in_head: false,
             block_has_text: false,
             max_line: 0,
@@ -416,11 +419,24 @@ impl<'a> Builder<'a> {
         }
         self.max_line = self.max_line.max(line);
         let block = self.doc.blocks;
+        let link = self.in_link();
+        // Two links side by side are two words even with no whitespace between them
+        // (`<a>League</a><a>Conference</a>`: buttons, tags, a menu's items, set apart by
+        // CSS), as a reader sees them; a link's text followed by more text is not split.
+        let opened = std::mem::take(&mut self.link_opened);
+        let space_before = space_before
+            || (link
+                && opened
+                && self
+                    .doc
+                    .segments
+                    .last()
+                    .is_some_and(|p| p.link && p.block == block));
         let seg = Segment {
             text: start as u32..self.doc.text.len() as u32,
             chars,
             element: self.top(),
-            link: self.in_link(),
+            link,
             hidden: self.hidden_depth > 0,
             block,
             line,
@@ -589,6 +605,7 @@ impl<'a> Builder<'a> {
         }
         if link {
             self.links_open += 1;
+            self.link_opened = true;
         }
     }
 

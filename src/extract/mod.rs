@@ -427,6 +427,16 @@ mod tests {
         let doc = Doc::parse("<h1>Title</h1><p>One <b>bold</b>word and <i>two</i>.</p><p>Next</p>");
         let keep = vec![true; doc.segments.len()];
         assert_eq!(render(&doc, &keep), "Title\nOne boldword and two.\nNext");
+        // Links side by side are words apart; a link's text and what follows it are not.
+        let doc = Doc::parse(
+            "<p><a href=/l>League</a><a href=/c>Conference</a><a href=/d><b>Div</b>ision</a></p>\
+             <p><a href=/a>Apple</a>'s <a href=/x>x</a><img src=i.png><a href=/y>y</a></p>",
+        );
+        let keep = vec![true; doc.segments.len()];
+        assert_eq!(
+            render(&doc, &keep),
+            "League Conference Division\nApple's x y"
+        );
     }
 
     /// A method that says it never reads [`Doc::units`] keeps the same segments on a `Doc`
