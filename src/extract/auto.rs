@@ -210,7 +210,9 @@ fn prune(
     prose: &[u32],
     roles: &[u8],
 ) -> Vec<bool> {
-    let prose_total = prose.first().copied().unwrap_or(0);
+    // Sums in u64: a page's character counts fit u32, their multiples need not.
+    let total = u64::from(total);
+    let prose_total = u64::from(prose.first().copied().unwrap_or(0));
     let mut bad = vec![false; doc.elements.len()];
     let mut in_article = vec![false; doc.elements.len()];
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
@@ -225,20 +227,25 @@ fn prune(
             continue;
         }
         let ident = doc.ident(e);
-        let big = total > 0 && chars[i] * 2 > total;
+        let (chars, prose, links) = (
+            u64::from(chars[i]),
+            u64::from(prose[i]),
+            u64::from(links[i]),
+        );
+        let big = total > 0 && chars * 2 > total;
         // It holds most of the prose, or declares content and holds a good part of it.
         let holds_prose = prose_total > 0
-            && (prose[i] * 2 > prose_total || (prose[i] * 4 > prose_total && r & R_CONTENT != 0));
+            && (prose * 2 > prose_total || (prose * 4 > prose_total && r & R_CONTENT != 0));
         // Forms wrap whole pages on ASP.NET sites: only small ones are boilerplate, and not
         // those that are mostly prose (a post's body wrapped for editing in place: each
         // comment of old Reddit is a `<form class="usertext">`).
-        let furniture = chars[i] * 5 < total && prose[i] * 2 < chars[i];
+        let furniture = chars * 5 < total && prose * 2 < chars;
         // A menu or site footer that is the whole page (a shop's shell whose items a script
         // fills in: only the footer's link lists are served) is still a menu: mostly links
         // and no prose, it is not the page's main text, however much of the page it holds,
         // whether its tag or a strong word (`site-footer`, `main-nav`) says so, and in the
         // near-empty rescue too: it has no prose that a word could have hidden.
-        let links_only = links[i] * 2 > chars[i] && prose[i] * 10 < chars[i];
+        let links_only = links * 2 > chars && prose * 10 < chars;
         let by_tag = match e.tag {
             Tag::Button | Tag::Select | Tag::Dialog => true,
             Tag::Nav | Tag::Menu | Tag::Footer => (!big && !holds_prose) || links_only,
@@ -250,7 +257,7 @@ fn prune(
         // On a listing or collection the results wrapper (`search-page-wrapper`,
         // `product-grid-side`) holds many items and little prose: a weak word does not
         // prune an element holding a tenth of the page's text there.
-        let weak_prunes = !(by.listing && chars[i] * 10 >= total);
+        let weak_prunes = !(by.listing && chars * 10 >= total);
         // Inside an article or `<main>`, a `header` class is the content's own header, as
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
