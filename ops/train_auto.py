@@ -251,6 +251,10 @@ def main():
     ap.add_argument("--rate", type=float, default=PARAMS["learning_rate"])
     ap.add_argument("--max-depth", type=int, default=PARAMS["max_depth"],
                     help="deepest root-to-leaf path of a tree, in splits")
+    ap.add_argument("--binary", metavar="PATH",
+                    help="a warcsift binary to score with, instead of building this checkout's "
+                         "(with --table from the same code's auto_blocks: a variant's rules "
+                         "measured beside the current ones)")
     ap.add_argument("--zero-feature", action="append", default=[], metavar="NAME",
                     help="ablation: set this feature's column to 0 before training, so that "
                          "no tree splits on it (repeatable)")
@@ -259,9 +263,12 @@ def main():
     PARAMS.update(max_iter=args.trees, learning_rate=args.rate, max_depth=args.max_depth)
     add_above, drop_below = args.add_above, args.drop_below
 
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "auto_blocks",
-                    "--bin", "warcsift"], cwd=ROOT, check=True)
-    binary = os.path.join(ROOT, "target", "release", "warcsift")
+    if args.binary and args.table:
+        binary = args.binary
+    else:
+        subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "auto_blocks",
+                        "--bin", "warcsift"], cwd=ROOT, check=True)
+        binary = args.binary or os.path.join(ROOT, "target", "release", "warcsift")
     table = args.table
     if not table:
         table = os.path.join(tempfile.gettempdir(), "warcsift_auto_blocks.tsv")
