@@ -242,9 +242,10 @@ fn prune(
         let furniture = chars * 5 < total && prose * 2 < chars;
         // A menu or site footer that is the whole page (a shop's shell whose items a script
         // fills in: only the footer's link lists are served) is still a menu: mostly links
-        // and no prose, it is not the page's main text, however much of the page it holds,
-        // whether its tag or a strong word (`site-footer`, `main-nav`) says so, and in the
-        // near-empty rescue too: it has no prose that a word could have hidden.
+        // and no prose, it is not the page's main text, however much of the page it holds.
+        // Its tag says so, or a strong word (`site-footer`, `main-nav`) on an element that
+        // is not the wrapper of (nearly) everything; in the near-empty rescue too: it has
+        // no prose that a word could have hidden.
         let links_only = links * 2 > chars && prose * 10 < chars;
         let by_tag = match e.tag {
             Tag::Button | Tag::Select | Tag::Dialog => true,
@@ -261,8 +262,11 @@ fn prune(
         // Inside an article or `<main>`, a `header` class is the content's own header, as
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
+        // A word names a menu that holds most of the page, not a wrapper of all of it
+        // (`<body class="navbar-fixed">` around a list of headlines): that is the page.
+        let wrapper = chars * 10 >= total * 9;
         let by_word = !ident.is_empty()
-            && ((links_only && r & R_STRONG != 0)
+            && ((links_only && !wrapper && r & R_STRONG != 0)
                 || (!big
                     && by.role_words
                     && !holds_prose
@@ -1718,10 +1722,29 @@ mod tests {
             <dt><h5>Browse by Category</h5></dt><dd><a href=/p>All Popular</a>, \
             <a href=/w>Wiki</a>, <a href=/b>Blog</a></dd></dl></footer></body>";
         assert_eq!(extract_text(shell, &Auto::default()).text, "");
+        // The same by a strong word, beside the site's header: a `site-footer` that holds
+        // most of the page, though not all of it (a wrapper of everything is the page).
         let by_class = shell
+            .replace(
+                "<body>",
+                "<body><header><a href=/>Shop</a> Sign in for the best prices</header>",
+            )
             .replace("<footer>", "<div class=site-footer>")
             .replace("</footer>", "</div>");
         assert_eq!(extract_text(&by_class, &Auto::default()).text, "");
+        // A wrapper whose class names a menu around the whole of a links-only page (a news
+        // aggregator's front page) is the page: its headlines stay.
+        let mut front = String::from("<body><div class=\"navbar-fixed\"><table>");
+        for i in 0..20 {
+            front.push_str(&format!(
+                "<tr><td><a href=/s{i}>Story {i}: a new database engine written in Rust</a> \
+                 (<a href=/d{i}>example{i}.com</a>)</td></tr><tr><td>{i} points by \
+                 <a href=/u{i}>user{i}</a> | <a href=/c{i}>{i} comments</a></td></tr>"
+            ));
+        }
+        front.push_str("</table></div></body>");
+        let t = extract_text(&front, &Auto::default()).text;
+        assert!(t.contains("a new database engine"), "{t}");
         // A menu left open around the article (no `</nav>`) holds prose: it stays.
         let open_nav = "<body><nav><a href=/>Home</a> <a href=/news>News</a>\
             <h1>Harbour reopens</h1><p>The harbour reopened on Monday after a month of repairs, \
