@@ -243,13 +243,18 @@ fn prune(
         // A menu or site footer that is the whole page (a shop's shell whose items a script
         // fills in: only the footer's link lists are served) is still a menu: mostly links
         // and no prose, it is not the page's main text, however much of the page it holds.
-        // Its tag says so, or a strong word (`site-footer`, `main-nav`) on an element that
-        // is not the wrapper of (nearly) everything; in the near-empty rescue too: it has
-        // no prose that a word could have hidden.
+        // Its tag says so, or a strong word (`site-footer`, `main-nav`); in the near-empty
+        // rescue too: it has no prose that a word could have hidden.
         let links_only = links * 2 > chars && prose * 10 < chars;
+        // A wrapper of (nearly) everything is the page, whatever its name: a menu left
+        // open (`<nav>` with no `</nav>`) holds the rest of the page, and a word such as
+        // `navbar-fixed` on `<body>` names a state. Only a `<footer>` that is the whole
+        // page is still a footer: nothing opens one before the page's content.
+        let wrapper = chars * 10 >= total * 9;
         let by_tag = match e.tag {
             Tag::Button | Tag::Select | Tag::Dialog => true,
-            Tag::Nav | Tag::Menu | Tag::Footer => (!big && !holds_prose) || links_only,
+            Tag::Footer => (!big && !holds_prose) || links_only,
+            Tag::Nav | Tag::Menu => (!big && !holds_prose) || (links_only && !wrapper),
             Tag::Aside => !big && !holds_prose,
             Tag::Form => furniture,
             Tag::Header => !in_article[i] && !big && !holds_prose,
@@ -262,9 +267,6 @@ fn prune(
         // Inside an article or `<main>`, a `header` class is the content's own header, as
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
-        // A word names a menu that holds most of the page, not a wrapper of all of it
-        // (`<body class="navbar-fixed">` around a list of headlines): that is the page.
-        let wrapper = chars * 10 >= total * 9;
         let by_word = !ident.is_empty()
             && ((links_only && !wrapper && r & R_STRONG != 0)
                 || (!big
@@ -1710,11 +1712,11 @@ mod tests {
         let boiler =
             "<nav><a href=/>Home</a></nav><aside>Ads here</aside><footer>(c) 2024</footer>";
         assert_eq!(extract_text(boiler, &Auto::default()).text, "");
-        // A page that is nothing but a menu or a site footer has no main text, however much
-        // of the page the element holds (a shop's shell before its scripts run).
+        // A page that is nothing but a site footer has no main text (a shop's shell before
+        // its scripts run); a `<nav>` around everything may be one left open, and stays.
         assert_eq!(
             extract_text("<nav><a href=/>x</a></nav>", &Auto::default()).text,
-            ""
+            "x"
         );
         let shell = "<body><div id=root></div><footer><dl><dt><h5>Help</h5></dt><dd>\
             <a href=/h>Help Center</a>, <a href=/d>Disputes &amp; Reports</a>, \
@@ -1744,6 +1746,10 @@ mod tests {
         }
         front.push_str("</table></div></body>");
         let t = extract_text(&front, &Auto::default()).text;
+        assert!(t.contains("a new database engine"), "{t}");
+        // A menu left open around a links-only page is the page.
+        let open_menu = front.replace("<div class=\"navbar-fixed\">", "<nav><a href=/>Home</a>");
+        let t = extract_text(&open_menu, &Auto::default()).text;
         assert!(t.contains("a new database engine"), "{t}");
         // A menu left open around the article (no `</nav>`) holds prose: it stays.
         let open_nav = "<body><nav><a href=/>Home</a> <a href=/news>News</a>\
