@@ -8,7 +8,7 @@
 //! whole text when it has no such lines. Pages with less than [`MIN_TEXT_BYTES`] bytes of
 //! text get no language: a detector's guess on a dozen characters is noise.
 //!
-//! Five languages whatlang has no profile for are told by their letters ([`by_letters`]):
+//! Five languages whatlang has no profile for are told by their letters (`by_letters`):
 //! Kazakh, Mongolian, Icelandic, Yoruba and Albanian, which whatlang would name as a
 //! neighbour (Belarusian, Russian, a Scandinavian language, Vietnamese, French) with high
 //! confidence. Other languages outside whatlang's 69 (Nynorsk, Bosnian, Malay, Swahili,

@@ -1620,7 +1620,7 @@ fn cjk_date(s: &str) -> Option<(u32, u32, u32)> {
 /// A date as ISO 8601 (`YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` plus the offset as given),
 /// from ISO 8601 and its common variants, `YYYY/MM/DD`, `D.M.YYYY`, `YYYYMMDD`, RFC 2822,
 /// `YYYY年M月D日` (and Korean's `년 월 일`) and month names in English and the languages of
-/// [`MONTHS_INTL`] (`September 11, 2024`, `11 Sep 2024`, `12. März 2024`). `None` when
+/// `MONTHS_INTL` (`September 11, 2024`, `11 Sep 2024`, `12. März 2024`). `None` when
 /// unreadable or outside 1990-2100.
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();

@@ -236,7 +236,7 @@ fn decl_prefix(rest: &[u8]) -> Option<Decl> {
         .map(|&(_, d)| d)
 }
 
-/// What a class/id fingerprint suggests ([`IDENT_MARKS`]).
+/// What a class/id fingerprint suggests (`IDENT_MARKS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Mark {

@@ -31,7 +31,7 @@ use super::auto_words::{
 use crate::doc::Doc;
 use crate::tokenize::Tag;
 
-/// The features, in the order of a row of [`features`] (and of the model's columns).
+/// The features, in the order of a row of `features` (and of the model's columns).
 pub const FEATURE_NAMES: [&str; NF] = [
     "log_chars",
     "link_density",
@@ -1525,8 +1525,8 @@ impl Model {
         }
     }
 
-    /// The verdict of [`Model::keeps_full`] for every row: `out[i]` for `rows[i]` with the
-    /// rules' verdict `rules[i]`, [`LANES`] rows walked side by side per tree.
+    /// The verdict of `Model::keeps_full` for every row: `out[i]` for `rows[i]` with the
+    /// rules' verdict `rules[i]`, `LANES` rows walked side by side per tree.
     ///
     /// Each row's walk stops once the trees still to come cannot move its score across the
     /// one threshold that matters: the score so far plus their least (greatest) possible

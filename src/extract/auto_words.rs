@@ -1,6 +1,6 @@
 //! The words `auto` reads in a page's `id`, `class` and `role` attributes: the role lists
 //! (content, strong and weak boilerplate, comment, article), the learned stage's caption
-//! and meta words, and one hash lookup ([`ident_bits`]) that answers all of them per
+//! and meta words, and one hash lookup (`ident_bits`) that answers all of them per
 //! class word. Shared by the rules ([`super::auto`]) and the learned model
 //! ([`super::auto_model`]), below both, so neither imports the other's internals.
 
