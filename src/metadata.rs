@@ -303,10 +303,15 @@ fn pick_title(
     if !doc.url.as_deref().is_some_and(is_home_page) {
         declared.retain(|t| site_key.as_deref() != Some(norm_key(t).as_str()));
     }
-    // Each title source without its site-name part ("head"), and what was cut ("tail").
-    let heads: Vec<(String, String)> = declared
+    // The title sources, declared first; each without its site-name part ("head"), and
+    // what was cut ("tail").
+    let titles: Vec<&str> = declared
         .iter()
         .chain(html.iter())
+        .map(String::as_str)
+        .collect();
+    let heads: Vec<(String, String)> = titles
+        .iter()
         .map(|t| {
             let head = strip_site(t, site, None);
             let tail = norm_key(t).replacen(&norm_key(&head), "", 1);
@@ -314,11 +319,6 @@ fn pick_title(
         })
         .collect();
     let heads = untruncated(&heads);
-    let titles: Vec<&str> = declared
-        .iter()
-        .chain(html.iter())
-        .map(String::as_str)
-        .collect();
     let host = doc.url.as_deref().and_then(host_of);
     let is_site = |h: &str| h1_is_site(h, site, host, &heads);
     for h in h1s.iter().filter(|h| !is_site(&h.text)) {

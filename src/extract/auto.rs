@@ -198,14 +198,14 @@ fn customer_reviews(ident: &str) -> bool {
 /// Per-element boilerplate flag, inherited top-down.
 ///
 /// On listing and collection pages a weak word prunes only elements holding under a tenth of
-/// the page's text. A tag or word never prunes an element that holds more than half of the page's text, nor
-/// (comment words aside) one that holds more than half of its prose: a `<div class="share_wrapper">`
-/// or `<aside class="blogPost">` around the article is a layout accident, not a sidebar.
+/// the page's text. A tag or word never prunes an element that holds more than half of the
+/// page's text, nor (comment words aside) one that holds more than half of its prose: a
+/// `<div class="share_wrapper">` or `<aside class="blogPost">` around the article is a
+/// layout accident, not a sidebar. The exception is a menu or footer of links alone (below).
 fn prune(
     doc: &Doc,
     by: PruneBy,
-    chars: &[u32],
-    links: &[u32],
+    sums: &[crate::doc::Sums],
     total: u32,
     prose: &[u32],
     roles: &[u8],
@@ -228,9 +228,9 @@ fn prune(
         }
         let ident = doc.ident(e);
         let (chars, prose, links) = (
-            u64::from(chars[i]),
+            u64::from(sums[i].chars),
             u64::from(prose[i]),
-            u64::from(links[i]),
+            u64::from(sums[i].link_chars),
         );
         let big = total > 0 && chars * 2 > total;
         // It holds most of the prose, or declares content and holds a good part of it.
@@ -447,8 +447,7 @@ impl Auto {
             listing: lists_items(page_type),
             product: page_type == PageType::Product,
         };
-        let links: Vec<u32> = sums.iter().map(|s| s.link_chars).collect();
-        let bad = prune(doc, by, &chars, &links, total, &prose, &roles);
+        let bad = prune(doc, by, &sums, total, &prose, &roles);
 
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, &card, self.keep_tables);
