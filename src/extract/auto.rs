@@ -197,8 +197,8 @@ fn customer_reviews(ident: &str) -> bool {
 
 /// Per-element boilerplate flag, inherited top-down.
 ///
-/// On listing and collection pages a weak word prunes only elements holding under a tenth of
-/// the page's text. A tag or word never prunes an element that holds more than half of the
+/// A weak word prunes only elements that are not mostly prose, and on listing and
+/// collection pages only those holding under a tenth of the page's text. A tag or word never prunes an element that holds more than half of the
 /// page's text, nor (comment words aside) one that holds more than half of its prose: a
 /// `<div class="share_wrapper">` or `<aside class="blogPost">` around the article is a
 /// layout accident, not a sidebar. The exception is a menu or footer of links alone (below).
@@ -263,7 +263,12 @@ fn prune(
         // On a listing or collection the results wrapper (`search-page-wrapper`,
         // `product-grid-side`) holds many items and little prose: a weak word does not
         // prune an element holding a tenth of the page's text there.
-        let weak_prunes = !(by.listing && chars * 10 >= total);
+        // A weak word is a guess at a layout slot (`side`, `widget`, `banner`, `tools`, a
+        // masthead's `header`): it prunes what is not mostly prose, and leaves an element
+        // that is to the learned model (which reads the word as `anc_weak`): a hero
+        // `banner`'s pitch, a `side-by-side` section, a `widget` that holds a review.
+        let mostly_prose = prose * 2 >= chars;
+        let weak_prunes = !(by.listing && chars * 10 >= total) && !mostly_prose;
         // Inside an article or `<main>`, a `header` class is the content's own header, as
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
@@ -1481,6 +1486,38 @@ mod tests {
     }
 
     #[test]
+    fn a_weak_word_leaves_prose_to_the_model() {
+        // A hero `banner`'s pitch is mostly prose: the weak word does not prune it, the
+        // model judges it. A `widget` of links is pruned as before.
+        let pitch = "Our movers pack, load and carry every box of your home across the state, \
+                     and they insure each piece of furniture for the whole trip.";
+        let body = "Moving house is easier with a plan. Start a month ahead, sort what you \
+                    own, and book the van early in the busy summer season.";
+        let html = format!(
+            "<html><body><div class=hero-banner><p>{pitch}</p></div>\
+             <main><p>{body}</p><p>{body}</p><p>{body}</p></main>\
+             <div class=widget><a href=/a>Packing tips</a> <a href=/b>Storage units</a> \
+             <a href=/c>Truck rental</a></div></body></html>"
+        );
+        let doc = Doc::parse(&html);
+        let col = FEATURE_NAMES.iter().position(|n| *n == "pruned").unwrap();
+        let d = Auto::default().decide(&doc, PageType::Service);
+        let rows = features(&doc, &d);
+        let pruned = |text: &str| {
+            let k = d
+                .blocks
+                .list
+                .iter()
+                .position(|b| doc.seg_text(&doc.segments[b.segs.start]).starts_with(text))
+                .unwrap();
+            rows[k][col]
+        };
+        assert_eq!(pruned("Our movers pack"), 0.0);
+        assert_eq!(pruned("Packing tips"), 1.0);
+        assert_eq!(pruned("Moving house"), 0.0);
+    }
+
+    #[test]
     fn a_line_repeated_elsewhere_on_the_page_is_kept_once() {
         let quote =
             "Loved the experience of ordering here, a beautiful selection and quick delivery.";
@@ -1675,8 +1712,9 @@ mod tests {
 
     #[test]
     fn a_short_notice_gives_way_to_a_page_its_words_hid() {
-        // HubSpot's grid puts every module in a `widget-span`: the weak word prunes the
-        // whole article, and only a one-line notice outside it is left.
+        // HubSpot's grid puts every module in a `widget-span`: the weak word pruned the
+        // whole article (now it prunes no element that is mostly prose), and only a
+        // one-line notice outside it was left.
         let p = "Once your career is under way, it is important to build a solid financial future, one careful step and one sensible habit at a time.";
         let module = format!("<div class=\"widget-span hs_cos_wrapper_widget\"><p>{p}</p></div>");
         let html = format!(
@@ -1689,8 +1727,8 @@ mod tests {
 
     #[test]
     fn a_page_is_never_empty_by_accident() {
-        // Two equal halves of prose, each in a `widget`: the weak word prunes both (neither
-        // holds most of the prose), and the rescue keeps them; comments stay out. A Tailwind
+        // Two equal halves of prose, each in a `widget` (a weak word, which leaves what is
+        // mostly prose to the model): both are kept; comments stay out. A Tailwind
         // variant that mentions `banner` is no role word at all.
         let p = "The committee met on Tuesday to review the plan for the new library, and it agreed, after a long and careful debate, to fund the first stage of the work.";
         let html = format!(
