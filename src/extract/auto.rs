@@ -268,7 +268,7 @@ fn prune(
         // that is to the learned model (which reads the word as `anc_weak`): a hero
         // `banner`'s pitch, a `side-by-side` section, a `widget` that holds a review.
         let mostly_prose = prose * 2 >= chars;
-        let weak_prunes = !(by.listing && chars * 10 >= total) && !mostly_prose;
+        let weak_prunes = !(mostly_prose || by.listing && chars * 10 >= total);
         // Inside an article or `<main>`, a `header` class is the content's own header, as
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
