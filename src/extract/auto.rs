@@ -198,10 +198,11 @@ fn customer_reviews(ident: &str) -> bool {
 /// Per-element boilerplate flag, inherited top-down.
 ///
 /// A weak word prunes only elements that are not mostly prose, and on listing and
-/// collection pages only those holding under a tenth of the page's text. A tag or word never prunes an element that holds more than half of the
-/// page's text, nor (comment words aside) one that holds more than half of its prose: a
-/// `<div class="share_wrapper">` or `<aside class="blogPost">` around the article is a
-/// layout accident, not a sidebar. The exception is a menu or footer of links alone (below).
+/// collection pages only those holding under a tenth of the page's text. A tag or word
+/// never prunes an element that holds more than half of the page's text, nor (comment
+/// words aside) one that holds more than half of its prose: a `<div class="share_wrapper">`
+/// or `<aside class="blogPost">` around the article is a layout accident, not a sidebar.
+/// The exception is a menu or footer of links alone (below).
 fn prune(
     doc: &Doc,
     by: PruneBy,
@@ -260,13 +261,12 @@ fn prune(
             Tag::Header => !in_article[i] && !big && !holds_prose,
             _ => false,
         };
-        // On a listing or collection the results wrapper (`search-page-wrapper`,
-        // `product-grid-side`) holds many items and little prose: a weak word does not
-        // prune an element holding a tenth of the page's text there.
         // A weak word is a guess at a layout slot (`side`, `widget`, `banner`, `tools`, a
-        // masthead's `header`): it prunes what is not mostly prose, and leaves an element
-        // that is to the learned model (which reads the word as `anc_weak`): a hero
-        // `banner`'s pitch, a `side-by-side` section, a `widget` that holds a review.
+        // masthead's `header`): it prunes what is not mostly prose and leaves the rest to
+        // the learned model, which reads the word as `anc_weak` (a hero `banner`'s pitch, a
+        // `widget` that holds a review). On a listing or collection the results wrapper
+        // (`search-page-wrapper`, `product-grid-side`) holds many items and little prose:
+        // a weak word does not prune an element holding a tenth of the page's text there.
         let mostly_prose = prose * 2 >= chars;
         let weak_prunes = !(mostly_prose || by.listing && chars * 10 >= total);
         // Inside an article or `<main>`, a `header` class is the content's own header, as
@@ -1056,6 +1056,19 @@ mod tests {
     use crate::extract::auto_model::FEATURE_NAMES;
     use crate::extract::extract_text;
 
+    /// Feature `name` of the first block of `d` whose text begins with `text`, computed
+    /// from the page's decision as the learned model reads it.
+    fn block_feature(doc: &Doc, d: &Decision, name: &str, text: &str) -> f32 {
+        let col = FEATURE_NAMES.iter().position(|n| *n == name).unwrap();
+        let k = d
+            .blocks
+            .list
+            .iter()
+            .position(|b| doc.seg_text(&doc.segments[b.segs.start]).starts_with(text))
+            .unwrap();
+        features(doc, d)[k][col]
+    }
+
     const ARTICLE: &str = r#"<html><head><title>River plan | Daily</title></head><body>
 <header class="site-header"><a href="/">Daily</a><nav><a href="/n">News</a> <a href="/s">Sport</a> <a href="/w">Weather</a></nav></header>
 <div id="cookie-banner">We use cookies to personalise content and ads.</div>
@@ -1465,19 +1478,9 @@ mod tests {
             card("Data engineer")
         );
         let doc = Doc::parse(&html);
-        let col = FEATURE_NAMES.iter().position(|n| *n == "in_grid").unwrap();
         for page_type in [PageType::Article, PageType::Listing] {
             let d = Auto::default().decide(&doc, page_type);
-            let rows = features(&doc, &d);
-            let in_grid = |text: &str| {
-                let k = d
-                    .blocks
-                    .list
-                    .iter()
-                    .position(|b| doc.seg_text(&doc.segments[b.segs.start]).starts_with(text))
-                    .unwrap();
-                rows[k][col]
-            };
+            let in_grid = |text: &str| block_feature(&doc, &d, "in_grid", text);
             assert_eq!(in_grid("Compiler engineer"), 1.0, "{page_type:?}");
             assert_eq!(in_grid("Remote, full time"), 1.0, "{page_type:?}");
             assert_eq!(in_grid("Rust jobs this week"), 0.0, "{page_type:?}");
@@ -1500,18 +1503,8 @@ mod tests {
              <a href=/c>Truck rental</a></div></body></html>"
         );
         let doc = Doc::parse(&html);
-        let col = FEATURE_NAMES.iter().position(|n| *n == "pruned").unwrap();
         let d = Auto::default().decide(&doc, PageType::Service);
-        let rows = features(&doc, &d);
-        let pruned = |text: &str| {
-            let k = d
-                .blocks
-                .list
-                .iter()
-                .position(|b| doc.seg_text(&doc.segments[b.segs.start]).starts_with(text))
-                .unwrap();
-            rows[k][col]
-        };
+        let pruned = |text: &str| block_feature(&doc, &d, "pruned", text);
         assert_eq!(pruned("Our movers pack"), 0.0);
         assert_eq!(pruned("Packing tips"), 1.0);
         assert_eq!(pruned("Moving house"), 0.0);
