@@ -126,6 +126,11 @@ fn prose_chars(doc: &Doc, card: &[bool]) -> Vec<u32> {
 /// Their text is read as text, not as link text: a navigation link holds a few inline words,
 /// and HTML only lets an `<a>` hold blocks since HTML5, so pages of the older web rarely have
 /// any. One reverse pass (block descendants) and one forward pass (inheritance).
+///
+/// Not in the site's chrome: inside a `<nav>`, `<menu>` or `<footer>`, or a `<header>` that
+/// is not an article's or `<main>`'s own, a link that wraps a title and a line of
+/// description is a mega menu's entry ("Cloud SQL / Fully managed database for MySQL"),
+/// and its text stays link text.
 fn card_links(doc: &Doc) -> Vec<bool> {
     let n = doc.elements.len();
     let mut has_block = vec![false; n];
@@ -135,8 +140,14 @@ fn card_links(doc: &Doc) -> Vec<bool> {
         }
     }
     let mut card = vec![false; n];
+    let (mut chrome, mut article) = (vec![false; n], vec![false; n]);
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
-        card[i] = card[e.parent as usize] || (e.link && has_block[i]);
+        let p = e.parent as usize;
+        article[i] = article[p] || matches!(e.tag, Tag::Article | Tag::Main);
+        chrome[i] = chrome[p]
+            || matches!(e.tag, Tag::Nav | Tag::Menu | Tag::Footer)
+            || (e.tag == Tag::Header && !article[i]);
+        card[i] = (card[p] || (e.link && has_block[i])) && !chrome[i];
     }
     card
 }
@@ -258,7 +269,9 @@ fn prune(
             Tag::Nav | Tag::Menu => (!big && !holds_prose) || (links_only && !wrapper),
             Tag::Aside => !big && !holds_prose,
             Tag::Form => furniture,
-            Tag::Header => !in_article[i] && !big && !holds_prose,
+            // A site header that is mostly links is a masthead menu however big it is (a
+            // mega menu can hold more words than the article), as a `<nav>` is.
+            Tag::Header => !in_article[i] && ((!big && !holds_prose) || (links_only && !wrapper)),
             _ => false,
         };
         // A weak word is a guess at a layout slot (`side`, `widget`, `banner`, `tools`, a
@@ -1384,6 +1397,37 @@ mod tests {
                 (Tag::P, false)
             ]
         );
+    }
+
+    #[test]
+    fn a_card_link_in_the_site_chrome_is_a_menu_entry() {
+        let doc = Doc::parse(
+            "<header><a href=/sql><div>Cloud SQL</div></a></header><main><header><a href=/a><div>Own</div></a></header></main><nav><a href=/b><p>Menu</p></a></nav><a href=/c><div>Card</div></a>",
+        );
+        let card = card_links(&doc);
+        let cards: Vec<&str> = doc
+            .segments
+            .iter()
+            .filter(|s| card[s.element as usize])
+            .map(|s| doc.seg_text(s))
+            .collect();
+        assert_eq!(cards, ["Own", "Card"]);
+    }
+
+    /// A mega menu in the site's `<header>`: each entry a link around a name and a line of
+    /// description, more words in all than the article. It goes, as a `<nav>` would.
+    #[test]
+    fn a_mega_menu_header_goes_however_big() {
+        let entry = |k: usize| {
+            format!("<li><a href=/p{k}><div>Product {k}</div><div>A fully managed service for running your workloads at any scale, number {k}.</div></a></li>")
+        };
+        let menu: String = (0..40).map(entry).collect();
+        let html = format!(
+            "<html><body><header class=masthead><ul>{menu}</ul></header><div class=content><h1>What is cloud computing?</h1><p>Cloud computing is the on-demand availability of computing resources, such as storage and infrastructure, as services over the internet.</p><p>It frees businesses from buying, running and maintaining their own machines, and they pay only for what they use.</p></div></body></html>"
+        );
+        let t = extract_text(&html, &Auto::default()).text;
+        assert!(t.contains("on-demand availability"), "{t}");
+        assert!(!t.contains("fully managed service"), "{t}");
     }
 
     use proptest::prelude::*;
