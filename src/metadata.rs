@@ -647,7 +647,10 @@ fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
     if parts.len() >= 2 && is_site(last) {
         return parts[..parts.len() - 1].join(sep);
     }
-    if parts.len() >= 2 && is_site(first) {
+    // A first part is the site's only when it is the site's name: one that begins with it
+    // is a product or headline that begins with a brand ("Gymshark Arrival T-Shirt -
+    // Black", "Visual Studio Community | Download Latest Free Version").
+    if parts.len() >= 2 && site.is_some_and(|s| norm_key(s) == norm_key(first)) {
         return parts[1..].join(sep);
     }
     // Three parts or more between pipes: "Headline | Section | Site".
@@ -1816,6 +1819,20 @@ mod tests {
             "River plan approved"
         );
         assert_eq!(strip_site("Why - and how", None, None), "Why - and how");
+        // A brand's product line, not its site name, begins the title (the short last
+        // part, a colour, goes as a site name would).
+        assert_eq!(
+            strip_site("Gymshark Arrival T-Shirt - Black", Some("Gymshark"), None),
+            "Gymshark Arrival T-Shirt"
+        );
+        assert_eq!(
+            strip_site(
+                "Visual Studio Community | Download Latest Free Version",
+                Some("Visual Studio"),
+                None
+            ),
+            "Visual Studio Community | Download Latest Free Version"
+        );
         assert_eq!(strip_site("Big | News | Site", None, Some("News")), "News");
     }
 
