@@ -1377,7 +1377,7 @@ fn sigmoid(raw: f32) -> f32 {
 /// overlaps their memory loads instead of waiting on one chain of them.
 const LANES: usize = 8;
 
-/// Room for the nodes of all trees: a power of two (16,384; the shipped model has 3,050),
+/// Room for the nodes of all trees: a power of two (16,384; the shipped model has 6,748),
 /// so that [`Model::keeps_all`] indexes its fixed-size node array with a mask, which the
 /// compiler knows is in bounds.
 const NODE_CAP: usize = 1 << 14;
