@@ -48,6 +48,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from urllib.parse import urlsplit
 
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
@@ -244,7 +245,6 @@ def site_of(url):
     """The site a URL belongs to: its host's registrable part, approximated as the last
     two labels, or three under a country's registry label ("news.bbc.co.uk": "bbc.co.uk";
     "blogs.nfl.com": "nfl.com"). None without a host."""
-    from urllib.parse import urlsplit
     try:
         host = (urlsplit(url or "").hostname or "").lower()
     except ValueError:

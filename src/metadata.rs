@@ -631,12 +631,13 @@ fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
             return (*p).to_string();
         }
     }
+    let site_key = site.map(norm_key).filter(|s| !s.is_empty());
+    let is_site_name = |p: &str| site_key.as_deref() == Some(norm_key(p).as_str());
     let is_site = |p: &str| {
         let k = norm_key(p);
         !k.is_empty()
-            && site.is_some_and(|s| {
-                let s = norm_key(s);
-                k == s || (s.len() > 3 && (k.contains(&s) || s.contains(&k)))
+            && site_key.as_deref().is_some_and(|s| {
+                k == s || (s.len() > 3 && (k.contains(s) || s.contains(k.as_str())))
             })
     };
     let (first, last) = (parts[0], parts[parts.len() - 1]);
@@ -650,7 +651,7 @@ fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
     // A first part is the site's only when it is the site's name: one that begins with it
     // is a product or headline that begins with a brand ("Gymshark Arrival T-Shirt -
     // Black", "Visual Studio Community | Download Latest Free Version").
-    if parts.len() >= 2 && site.is_some_and(|s| norm_key(s) == norm_key(first)) {
+    if parts.len() >= 2 && is_site_name(first) {
         return parts[1..].join(sep);
     }
     // Three parts or more between pipes: "Headline | Section | Site".
