@@ -291,6 +291,7 @@ fn pick_title(
     let (h1s, branding) = h1_candidates(doc);
     let site = site.or(branding.as_deref());
     let html = doc.title.as_deref().and_then(clean);
+    let host = doc.url.as_deref().and_then(host_of);
     let mut declared: Vec<String> = ld.headline.iter().cloned().collect();
     for key in META_TITLE_KEYS {
         if let Some(t) = meta(&[key]).filter(|t| !declared.contains(t)) {
@@ -313,13 +314,12 @@ fn pick_title(
     let heads: Vec<(String, String)> = titles
         .iter()
         .map(|t| {
-            let head = strip_site(t, site, None);
+            let head = strip_site(t, site, host, None);
             let tail = norm_key(t).replacen(&norm_key(&head), "", 1);
             (head, tail)
         })
         .collect();
     let heads = untruncated(&heads);
-    let host = doc.url.as_deref().and_then(host_of);
     let is_site = |h: &str| h1_is_site(h, site, host, &heads);
     for h in h1s.iter().filter(|h| !is_site(&h.text)) {
         // Some sites repeat their name in the <h1> too.
@@ -442,18 +442,46 @@ fn h1_is_site(
     if key.is_empty() || site.is_some_and(|s| norm_key(s) == key) {
         return true;
     }
-    if let Some(host) = host {
-        // "www.example.co.uk": "example", "examplecouk", "wwwexamplecouk", ...
-        let labels: Vec<&str> = host.split('.').collect();
-        let named = (0..labels.len().saturating_sub(1))
-            .any(|i| norm_key(labels[i]) == key || norm_key(&labels[i..].join(".")) == key);
-        if named {
-            return true;
-        }
+    if host.is_some_and(|host| names_host(&key, host, false)) {
+        return true;
     }
     heads
         .iter()
         .any(|(head, tail)| tail.contains(&key) && !norm_key(head).contains(&key))
+}
+
+/// Whether `key` (a text's [`norm_key`]) names the site at `host`: one of the host's labels
+/// but its last, or the host from that label on ("www.example.co.uk": "example",
+/// "examplecouk", "wwwexamplecouk", ...); with `initials`, also a label of three letters or
+/// more spelled by the initials of `text`'s words, function words left out ("Occupational
+/// Safety and Health Administration" at osha.gov).
+fn names_host_text(text: &str, host: &str) -> bool {
+    if names_host(&norm_key(text), host, false) {
+        return true;
+    }
+    let initials: String = text
+        .split_whitespace()
+        .filter(|w| {
+            !matches!(
+                w.to_lowercase().as_str(),
+                "and" | "of" | "the" | "for" | "&" | "in" | "on" | "at"
+            )
+        })
+        .filter_map(|w| w.chars().find(|c| c.is_alphanumeric()))
+        .flat_map(char::to_lowercase)
+        .collect();
+    initials.chars().count() >= 3 && names_host(&initials, host, true)
+}
+
+/// See [`names_host_text`]; `labels_only` matches single labels only.
+fn names_host(key: &str, host: &str, labels_only: bool) -> bool {
+    if key.is_empty() {
+        return false;
+    }
+    let labels: Vec<&str> = host.split('.').collect();
+    (0..labels.len().saturating_sub(1)).any(|i| {
+        norm_key(labels[i]) == key || !labels_only && norm_key(&labels[i..].join(".")) == key
+    })
 }
 
 /// Shared words over all words (Jaccard) of two texts, words lower-cased.
@@ -619,7 +647,7 @@ const SEPARATORS: &[&str] = &[
 
 /// `title` without a site-name part at its end (or start): the part that is the site's
 /// name (or the page's host), or, where the `<h1>` is one of the parts, that part.
-fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
+fn strip_site(title: &str, site: Option<&str>, host: Option<&str>, h1: Option<&str>) -> String {
     let title = title.trim();
     let Some(sep) = SEPARATORS.iter().find(|s| title.contains(*s)) else {
         return title.to_string();
@@ -657,6 +685,12 @@ fn strip_site(title: &str, site: Option<&str>, h1: Option<&str>) -> String {
     // Three parts or more between pipes: "Headline | Section | Site".
     if parts.len() >= 3 && *sep == " | " {
         return first.to_string();
+    }
+    // The last part names the page's host ("… – The Bush Company USA" at
+    // thebushcompanyusa.com, "… | Occupational Safety and Health Administration" at
+    // osha.gov).
+    if parts.len() >= 2 && host.is_some_and(|h| names_host_text(last, h)) {
+        return parts[..parts.len() - 1].join(sep);
     }
     // A last part that names a kind of site ("… — Flask Documentation (3.1.x)").
     let lower = last.to_lowercase();
@@ -1808,33 +1842,85 @@ mod tests {
     #[test]
     fn titles_lose_the_site_suffix() {
         assert_eq!(
-            strip_site("A plan | Gazette", Some("The Gazette"), None),
+            strip_site("A plan | Gazette", Some("The Gazette"), None, None),
             "A plan"
         );
         assert_eq!(
-            strip_site("Gazette - A plan for it", Some("Gazette"), None),
+            strip_site("Gazette - A plan for it", Some("Gazette"), None, None),
             "A plan for it"
         );
         assert_eq!(
-            strip_site("River plan approved - Daily News", None, None),
+            strip_site("River plan approved - Daily News", None, None, None),
             "River plan approved"
         );
-        assert_eq!(strip_site("Why - and how", None, None), "Why - and how");
+        assert_eq!(
+            strip_site("Why - and how", None, None, None),
+            "Why - and how"
+        );
         // A brand's product line, not its site name, begins the title (the short last
         // part, a colour, goes as a site name would).
         assert_eq!(
-            strip_site("Gymshark Arrival T-Shirt - Black", Some("Gymshark"), None),
+            strip_site(
+                "Gymshark Arrival T-Shirt - Black",
+                Some("Gymshark"),
+                None,
+                None
+            ),
             "Gymshark Arrival T-Shirt"
         );
         assert_eq!(
             strip_site(
                 "Visual Studio Community | Download Latest Free Version",
                 Some("Visual Studio"),
+                None,
                 None
             ),
             "Visual Studio Community | Download Latest Free Version"
         );
-        assert_eq!(strip_site("Big | News | Site", None, Some("News")), "News");
+        assert_eq!(
+            strip_site("Big | News | Site", None, None, Some("News")),
+            "News"
+        );
+        // No site name declared: the last part names the host, or spells its label's
+        // initials; a part that only mentions the host's name stays.
+        let osha = Some("osha.gov");
+        assert_eq!(
+            strip_site(
+                "Electrical - Overview | Occupational Safety and Health Administration",
+                None,
+                osha,
+                None
+            ),
+            "Electrical - Overview"
+        );
+        assert_eq!(
+            strip_site(
+                "Outdoor Gear – The Bush Company USA",
+                None,
+                Some("thebushcompanyusa.com"),
+                None
+            ),
+            "Outdoor Gear"
+        );
+        // "Headline | Tagline | Site" keeps its head, as without a host.
+        assert_eq!(
+            strip_site(
+                "Best Resume Writing Service | Professional Resume Writers | TopResume",
+                None,
+                Some("topresume.com"),
+                None
+            ),
+            "Best Resume Writing Service"
+        );
+        assert_eq!(
+            strip_site(
+                "Safety rules at work – what OSHA inspectors look for",
+                None,
+                osha,
+                None
+            ),
+            "Safety rules at work – what OSHA inspectors look for"
+        );
     }
 
     #[test]
