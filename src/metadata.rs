@@ -289,8 +289,16 @@ fn pick_title(
 ) -> Option<String> {
     // Without a declared site name, the <h1> a theme marks as the site's stands for it.
     let (h1s, branding) = h1_candidates(doc);
-    let site = site.or(branding.as_deref());
     let html = doc.title.as_deref().and_then(clean);
+    // A `<title>` with a blank part (" | Nuts & Volts Magazine": the template's page name
+    // left empty) names only the site: it is no title source, and what it holds stands for
+    // the site's name when none is declared.
+    let blank = html
+        .as_deref()
+        .and_then(blank_part_rest)
+        .map(str::to_string);
+    let html = if blank.is_some() { None } else { html };
+    let site = site.or(branding.as_deref()).or(blank.as_deref());
     let host = doc.url.as_deref().and_then(host_of);
     let mut declared: Vec<String> = ld.headline.iter().cloned().collect();
     for key in META_TITLE_KEYS {
@@ -644,6 +652,18 @@ fn element_text_without(
 const SEPARATORS: &[&str] = &[
     " | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " • ", " ~ ", " : ",
 ];
+
+/// What a title holds besides a blank first or last part (`" | Site"`, `"Site -"`), if it
+/// has one: the separator without its spaces at either end.
+fn blank_part_rest(title: &str) -> Option<&str> {
+    SEPARATORS
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !matches!(*s, ":" | "/"))
+        .find_map(|s| title.strip_prefix(s).or_else(|| title.strip_suffix(s)))
+        .map(str::trim)
+        .filter(|rest| !rest.is_empty())
+}
 
 /// `title` without a site-name part at its end (or start): the part that is the site's
 /// name (or the page's host), or, where the `<h1>` is one of the parts, that part.
@@ -2021,6 +2041,27 @@ mod tests {
             m.title.as_deref(),
             Some("How we found a bug in Vercel, Cursor, Discord and others")
         );
+    }
+
+    #[test]
+    fn a_title_with_a_blank_part_names_only_the_site() {
+        assert_eq!(
+            blank_part_rest("| Nuts & Volts Magazine"),
+            Some("Nuts & Volts Magazine")
+        );
+        assert_eq!(blank_part_rest("Shop –"), Some("Shop"));
+        assert_eq!(blank_part_rest("Kayaks | REI"), None);
+        assert_eq!(blank_part_rest("/r/rust: news"), None);
+        assert_eq!(blank_part_rest("|"), None);
+        // The template left the page's name out of the <title>: the <h1> is the title, and
+        // the site's name in the <title> is not.
+        let html = r#"<title> | Nuts &amp; Volts Magazine</title><body>
+            <h1>Electronic Gadgets</h1><p>x</p>"#;
+        let m = read(html, PageType::Listing, None);
+        assert_eq!(m.title.as_deref(), Some("Electronic Gadgets"));
+        let html = r#"<title> | Nuts &amp; Volts Magazine</title><body><p>x</p>"#;
+        let m = read(html, PageType::Listing, None);
+        assert_eq!(m.title, None);
     }
 
     #[test]
