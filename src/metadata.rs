@@ -458,11 +458,9 @@ fn h1_is_site(
         .any(|(head, tail)| tail.contains(&key) && !norm_key(head).contains(&key))
 }
 
-/// Whether `key` (a text's [`norm_key`]) names the site at `host`: one of the host's labels
-/// but its last, or the host from that label on ("www.example.co.uk": "example",
-/// "examplecouk", "wwwexamplecouk", ...); with `initials`, also a label of three letters or
-/// more spelled by the initials of `text`'s words, function words left out ("Occupational
-/// Safety and Health Administration" at osha.gov).
+/// Whether `text` names the site at `host` ([`names_host`]), or its words' initials,
+/// function words left out, spell one of the host's labels in three letters or more
+/// ("Occupational Safety and Health Administration" at osha.gov).
 fn names_host_text(text: &str, host: &str) -> bool {
     if names_host(&norm_key(text), host, false) {
         return true;
@@ -481,7 +479,9 @@ fn names_host_text(text: &str, host: &str) -> bool {
     initials.chars().count() >= 3 && names_host(&initials, host, true)
 }
 
-/// See [`names_host_text`]; `labels_only` matches single labels only.
+/// Whether `key` (a text's [`norm_key`]) is one of the host's labels but its last, or
+/// (unless `labels_only`) the host from such a label on ("www.example.co.uk": "example",
+/// "examplecouk", "wwwexamplecouk", ...).
 fn names_host(key: &str, host: &str, labels_only: bool) -> bool {
     if key.is_empty() {
         return false;
@@ -653,14 +653,17 @@ const SEPARATORS: &[&str] = &[
     " | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ", " / ", " • ", " ~ ", " : ",
 ];
 
-/// What a title holds besides a blank first or last part (`" | Site"`, `"Site -"`), if it
-/// has one: the separator without its spaces at either end.
+/// What a title holds besides a blank first or last part (`"| Site"`, `"Site -"`), if it
+/// has one: a separator with nothing on its outer side ("-50% off" has no blank part).
 fn blank_part_rest(title: &str) -> Option<&str> {
     SEPARATORS
         .iter()
-        .map(|s| s.trim())
-        .filter(|s| !matches!(*s, ":" | "/"))
-        .find_map(|s| title.strip_prefix(s).or_else(|| title.strip_suffix(s)))
+        .filter(|s| !matches!(s.trim(), ":" | "/"))
+        .find_map(|s| {
+            title
+                .strip_prefix(s.trim_start())
+                .or_else(|| title.strip_suffix(s.trim_end()))
+        })
         .map(str::trim)
         .filter(|rest| !rest.is_empty())
 }
@@ -2053,6 +2056,7 @@ mod tests {
         assert_eq!(blank_part_rest("Kayaks | REI"), None);
         assert_eq!(blank_part_rest("/r/rust: news"), None);
         assert_eq!(blank_part_rest("|"), None);
+        assert_eq!(blank_part_rest("-50% off all shoes"), None);
         // The template left the page's name out of the <title>: the <h1> is the title, and
         // the site's name in the <title> is not.
         let html = r#"<title> | Nuts &amp; Volts Magazine</title><body>
