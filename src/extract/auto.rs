@@ -348,6 +348,17 @@ impl Method for Auto {
         let d = self.decide(doc, page_type);
         let keep_block = self.keep_blocks(doc, &d);
         let col = |f: &dyn Fn(&Block) -> f64| d.blocks.list.iter().map(f).collect::<Vec<f64>>();
+        // The learned model's probability per block, beside the columns the rules read.
+        let probability = self
+            .learned
+            .then(|| super::auto_model::probabilities(doc, &d))
+            .flatten()
+            .map(|p| {
+                (
+                    "probability".to_string(),
+                    p.into_iter().map(f64::from).collect(),
+                )
+            });
         Some(Explanation {
             unit: "block",
             columns: vec![
@@ -365,7 +376,10 @@ impl Method for Auto {
                     "container_score".into(),
                     col(&|b| d.score[b.container as usize]),
                 ),
-            ],
+            ]
+            .into_iter()
+            .chain(probability)
+            .collect(),
             plot: vec![1, 4],
             thresholds: vec![("link quota 0.5".into(), 0.5)],
             kept: keep_block,
@@ -1098,6 +1112,34 @@ mod tests {
 <section class="comments"><p>Great news, finally! The river has been dirty for far too long, and this is a good start.</p></section>
 <footer><p>Copyright Daily Media Ltd. All rights reserved.</p><a href="/about">About</a></footer>
 </body></html>"#;
+
+    #[test]
+    fn explain_shows_the_models_probability_beside_the_verdict() {
+        let doc = Doc::parse(ARTICLE);
+        let e = Auto::default().explain(&doc).expect("auto explains");
+        let (_, p) = e
+            .columns
+            .iter()
+            .find(|(name, _)| name == "probability")
+            .expect("a probability column");
+        let (_, pruned) = &e.columns[2];
+        assert_eq!(p.len(), e.kept.len());
+        assert!(p.iter().all(|v| (0.0..=1.0).contains(v)), "{p:?}");
+        // Pruned blocks are never judged; a kept block is, and the article's are likely.
+        for (k, v) in p.iter().enumerate() {
+            if pruned[k] > 0.0 {
+                assert_eq!(*v, 0.0, "block {k}");
+            }
+        }
+        assert!(e.kept.iter().zip(p).any(|(&kept, &v)| kept && v > 0.5));
+        // The rules alone have no model to show.
+        let rules = Auto {
+            learned: false,
+            ..Auto::default()
+        };
+        let e = rules.explain(&doc).unwrap();
+        assert!(e.columns.iter().all(|(name, _)| name != "probability"));
+    }
 
     #[test]
     fn keeps_the_article_and_drops_boilerplate() {

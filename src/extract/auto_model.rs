@@ -1679,15 +1679,36 @@ fn model() -> Option<&'static Model> {
         .as_ref()
 }
 
+/// The blocks of `d` the model judges: not pruned, some text.
+fn visible_blocks(d: &Decision) -> Vec<usize> {
+    (0..d.blocks.list.len())
+        .filter(|&k| !d.blocks.list[k].bad && d.blocks.list[k].chars > 0)
+        .collect()
+}
+
+/// The model's probability per block of `d` (0 for a pruned or empty block), or `None`
+/// when no model is available: what `explain` shows beside the verdict.
+pub(crate) fn probabilities(doc: &Doc, d: &Decision) -> Option<Vec<f32>> {
+    let m = model()?;
+    let rows = features(doc, d);
+    let visible = visible_blocks(d);
+    let x: Vec<&[f32; NF]> = visible.iter().map(|&k| &rows[k]).collect();
+    let mut p = Vec::with_capacity(x.len());
+    m.probabilities_all(&x, &mut p);
+    let mut out = vec![0.0; rows.len()];
+    for (&k, v) in visible.iter().zip(p) {
+        out[k] = v;
+    }
+    Some(out)
+}
+
 /// The learned verdict per block of `d` (the rules' where no model is available).
 pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
     let Some(m) = model() else {
         return d.keep_block.clone();
     };
     let rows = features(doc, d);
-    let visible: Vec<usize> = (0..rows.len())
-        .filter(|&k| !d.blocks.list[k].bad && d.blocks.list[k].chars > 0)
-        .collect();
+    let visible = visible_blocks(d);
     let x: Vec<&[f32; NF]> = visible.iter().map(|&k| &rows[k]).collect();
     let rules: Vec<bool> = visible.iter().map(|&k| d.keep_block[k]).collect();
     let mut verdicts = Vec::with_capacity(visible.len());
