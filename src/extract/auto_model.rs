@@ -107,6 +107,11 @@ pub const FEATURE_NAMES: [&str; NF] = [
 /// Number of features per block.
 pub const NF: usize = 64;
 
+/// The column of `log_words` (`ln(1 + words)`) in a row: expected-F1 decoding weighs each
+/// block by its words.
+const LOG_WORDS: usize = 3;
+const _: () = assert!(matches!(FEATURE_NAMES[LOG_WORDS].as_bytes(), b"log_words"));
+
 /// Column of the `pruned` feature.
 const PRUNED: usize = 5;
 
@@ -1428,6 +1433,11 @@ impl Model {
                 NF
             ));
         }
+        if let Some(g) = m.expected_f1.filter(|g| !(g.is_finite() && *g > 0.0)) {
+            return Err(format!(
+                "model: expected_f1 must be a positive exponent, not {g}"
+            ));
+        }
         let mut m = m;
         // Node 0 is never reached: a leaf's `child` (one before itself) then never wraps.
         m.nodes.push(Node {
@@ -1715,7 +1725,7 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
     if let Some(gamma) = m.expected_f1 {
         let mut p = Vec::with_capacity(x.len());
         m.probabilities_all(&x, &mut p);
-        let w: Vec<f32> = x.iter().map(|r| r[3].exp_m1().round()).collect();
+        let w: Vec<f32> = x.iter().map(|r| r[LOG_WORDS].exp_m1().round()).collect();
         verdicts = expected_f1_keep(&p, &w, gamma);
     } else {
         m.keeps_all(&x, &rules, &mut verdicts);
@@ -1735,9 +1745,11 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
 /// probability `p[i]` of being content and its words `w[i]`: the plug-in rule of Jansche
 /// (2005) and Nan et al. (2012, "Optimizing F-measures: a tale of two approaches"). With
 /// `q = p^gamma`, the expected matched words of a set S are `Σ_S w q`, the expected gold
-/// words `G = Σ_all w q`, and `F(S) ≈ 2 Σ_S w q / (Σ_S w + G)`. The best S is a prefix of
-/// the blocks by falling `q`; one pass finds it. On a page of confident blocks this is a
-/// threshold near 0.5; on a page where content is uncertain it keeps more.
+/// words `G = Σ_all w q`, and `F(S) ≈ 2 Σ_S w q / (Σ_S w + G)`. Adding a block to S
+/// raises F exactly when `2q > F(S)` (F's new value is a mediant of the old and `2q`), so
+/// the best S holds every block with `q` above half the best F: a prefix of the blocks by
+/// falling `q`, and the one pass over the prefixes finds it. On a page of confident blocks
+/// this is a threshold near 0.5; on a page where content is uncertain it keeps more.
 pub fn expected_f1_keep(p: &[f32], w: &[f32], gamma: f32) -> Vec<bool> {
     let q: Vec<f64> = p
         .iter()
@@ -2217,6 +2229,27 @@ mod tests {
             .contains("not a tree"));
         let out_of_range = cyclic.replace(r#""left": [1, 0]"#, r#""left": [9, 0]"#);
         assert!(Model::from_json(&out_of_range).is_err());
+        // An exponent for expected F1 must be a positive number.
+        let leaf = cyclic.replace(
+            r#"[{"feature": [0, 0], "threshold": [1, 1], "left": [1, 0], "right": [1, 0], "value": [0, 0]}]"#,
+            r#"[{"feature": [-1], "threshold": [0], "left": [0], "right": [0], "value": [0.5]}]"#,
+        );
+        assert!(Model::from_json(&leaf).is_ok(), "a one-leaf model loads");
+        for bad in ["0", "-0.8"] {
+            let m = leaf.replace(
+                r#""drop_below": 0.05,"#,
+                &format!(r#""drop_below": 0.05, "expected_f1": {bad},"#),
+            );
+            assert!(
+                Model::from_json(&m).unwrap_err().contains("expected_f1"),
+                "{bad}"
+            );
+        }
+        let good = leaf.replace(
+            r#""drop_below": 0.05,"#,
+            r#""drop_below": 0.05, "expected_f1": 0.8,"#,
+        );
+        assert!(Model::from_json(&good).is_ok());
     }
 
     #[test]
