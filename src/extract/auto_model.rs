@@ -1355,10 +1355,6 @@ pub struct Model {
     /// it on every path (its depth).
     #[serde(skip)]
     roots: Vec<(u32, u32)>,
-    /// `suffix[k]`: the least and greatest sum the trees from `k` on can still add (each
-    /// tree's extreme leaves), so [`Model::keeps`] stops once the verdict cannot change.
-    #[serde(skip)]
-    suffix: Vec<(f64, f64)>,
 }
 
 /// A packed tree node, 8 bytes: `x[feature] <= split` goes to `child`, else to `child + 1`
@@ -1412,12 +1408,12 @@ fn sigmoid(raw: f32) -> f32 {
     1.0 / (1.0 + (-raw).exp())
 }
 
-/// Rows walked together by [`Model::keeps_all`]: their walks are independent, so the CPU
+/// Rows walked together by [`Model::probabilities_all`]: their walks are independent, so the CPU
 /// overlaps their memory loads instead of waiting on one chain of them.
 const LANES: usize = 8;
 
 /// Room for the nodes of all trees: a power of two (16,384; the shipped model has 6,748),
-/// so that [`Model::keeps_all`] indexes its fixed-size node array with a mask, which the
+/// so that [`Model::probabilities_all`] indexes its fixed-size node array with a mask, which the
 /// compiler knows is in bounds.
 const NODE_CAP: usize = 1 << 14;
 const _: () = assert!(NODE_CAP.is_power_of_two() && NF.is_power_of_two());
@@ -1498,20 +1494,6 @@ impl Model {
         // fixed-size arrays with a mask instead of a bounds check.
         m.nodes.resize(NODE_CAP, m.nodes[0]);
         m.values.resize(NODE_CAP, 0.0);
-        m.suffix = vec![(0.0, 0.0); m.trees.len() + 1];
-        for (k, t) in m.trees.iter().enumerate().rev() {
-            let leaves = t.feature.iter().zip(&t.value).filter(|(f, _)| **f < 0);
-            let (lo, hi) = leaves.fold((f64::MAX, f64::MIN), |(lo, hi), (_, &v)| {
-                (lo.min(f64::from(v)), hi.max(f64::from(v)))
-            });
-            // A tree with no leaf (malformed) may add anything its walk falls back to: 0.
-            let (lo, hi) = if lo > hi {
-                (0.0, 0.0)
-            } else {
-                (lo.min(0.0), hi.max(0.0))
-            };
-            m.suffix[k] = (m.suffix[k + 1].0 + lo, m.suffix[k + 1].1 + hi);
-        }
         Ok(m)
     }
 
@@ -1550,16 +1532,6 @@ impl Model {
         out[0]
     }
 
-    /// The probability a block must pass: above `add_above` to join when the rules dropped
-    /// it, at least `drop_below` to stay when they kept it.
-    fn threshold(&self, rules_kept: bool) -> f32 {
-        if rules_kept {
-            self.drop_below
-        } else {
-            self.add_above
-        }
-    }
-
     /// The verdict for probability `p` (see [`Model::threshold`]).
     fn verdict(&self, p: f32, rules_kept: bool) -> bool {
         if rules_kept {
@@ -1569,75 +1541,20 @@ impl Model {
         }
     }
 
-    /// The verdict of `Model::keeps_full` for every row: `out[i]` for `rows[i]` with the
-    /// rules' verdict `rules[i]`, `LANES` rows walked side by side per tree.
-    ///
-    /// Each row's walk stops once the trees still to come cannot move its score across the
-    /// one threshold that matters: the score so far plus their least (greatest) possible
-    /// sum is compared with the threshold's logit, with a margin of 1e-3 that dwarfs the f32
-    /// rounding of a hundred-term sum (~1e-5), so the answer never differs. The test runs
-    /// before every fourth tree: before every tree, it cost more than the walks it saved
-    /// (callgrind, 500 pages of `dev.warc.gz`: this function 246.1 M instructions checking
-    /// before every tree, 217.1 M every second, 206.8 M every fourth, 204.2 M every eighth,
-    /// 213.2 M every 15th).
+    /// The threshold verdict for every row: `out[i]` for `rows[i]` with the
+    /// rules' verdict `rules[i]`, from [`Model::probabilities_all`]. Each row's walk once
+    /// stopped early when the trees still to come could not move its score across its
+    /// threshold; callgrind (500 pages of `dev.warc.gz`) counted 208.0 M instructions for
+    /// that against 209.1 M for walking every tree, so the exact walk stays alone.
     pub fn keeps_all(&self, rows: &[&[f32; NF]], rules: &[bool], out: &mut Vec<bool>) {
-        const MARGIN: f64 = 1e-3;
-        // Trees walked between two early-exit tests (see above).
-        const CHECK_EVERY: usize = 4;
+        let mut p = Vec::with_capacity(rows.len());
+        self.probabilities_all(rows, &mut p);
         out.clear();
-        let (Ok(nodes), Ok(values)) = (
-            <&[Node; NODE_CAP]>::try_from(self.nodes.as_slice()),
-            <&[f32; NODE_CAP]>::try_from(self.values.as_slice()),
-        ) else {
-            // Not a model from `from_json` (which pads both): one full walk per row.
-            out.extend(rows.iter().zip(rules).map(|(x, &r)| self.keeps_full(x, r)));
-            return;
-        };
-        for (chunk, verdicts) in rows.chunks(LANES).zip(rules.chunks(LANES)) {
-            let n = chunk.len();
-            let mut lane = [chunk[0]; LANES];
-            lane[..n].copy_from_slice(chunk);
-            let mut logit = [0f64; LANES];
-            let mut done = [true; LANES];
-            let mut kept = [false; LANES];
-            for j in 0..n {
-                let p = self.threshold(verdicts[j]);
-                if p > 0.0 && p < 1.0 {
-                    logit[j] = (f64::from(p) / (1.0 - f64::from(p))).ln();
-                    done[j] = false;
-                } else {
-                    kept[j] = self.keeps_full(chunk[j], verdicts[j]);
-                }
-            }
-            let mut sum = [0f32; LANES];
-            for (k, &(root, steps)) in self.roots.iter().enumerate() {
-                if k % CHECK_EVERY == 0 {
-                    let (lo, hi) = self.suffix[k];
-                    for j in 0..n {
-                        let raw = f64::from(self.baseline) + f64::from(sum[j]);
-                        if !done[j] && raw + lo - MARGIN > logit[j] {
-                            (done[j], kept[j]) = (true, true);
-                        } else if !done[j] && raw + hi + MARGIN < logit[j] {
-                            (done[j], kept[j]) = (true, false);
-                        }
-                    }
-                    if done.iter().all(|&d| d) {
-                        break;
-                    }
-                }
-                add_tree(nodes, values, (root, steps), &lane, &mut sum);
-            }
-            for j in 0..n {
-                if !done[j] {
-                    kept[j] = self.verdict(sigmoid(self.baseline + sum[j]), verdicts[j]);
-                }
-            }
-            out.extend_from_slice(&kept[..n]);
-        }
+        out.extend(p.iter().zip(rules).map(|(&p, &r)| self.verdict(p, r)));
     }
 
-    /// [`Model::probability`] of every row, `LANES` rows walked side by side per tree (as in
-    /// [`Model::keeps_all`], with no early exit: expected-F1 decoding needs every value).
+    /// [`Model::probability`] of every row, `LANES` rows walked side by side per tree: their
+    /// walks are independent, so the CPU overlaps them.
     pub fn probabilities_all(&self, rows: &[&[f32; NF]], out: &mut Vec<f32>) {
         out.clear();
         let (Ok(nodes), Ok(values)) = (
@@ -1659,7 +1576,8 @@ impl Model {
         }
     }
 
-    /// [`Model::keeps`]'s twin: the full sum, then the threshold.
+    /// [`Model::keeps`]'s twin: one row's full sum, then the threshold.
+    #[cfg(test)]
     fn keeps_full(&self, x: &[f32; NF], rules_kept: bool) -> bool {
         self.verdict(self.probability(x), rules_kept)
     }
@@ -2136,7 +2054,7 @@ mod tests {
     }
 
     #[test]
-    fn early_exit_and_lanes_give_the_full_verdict() {
+    fn lanes_give_the_one_row_verdict_and_probability() {
         let m = Model::from_json(include_str!("auto_model.json")).unwrap();
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let mut rows = Vec::new();
@@ -2168,7 +2086,7 @@ mod tests {
             assert_eq!(all[i], full, "row {i} in lanes");
             verdicts[usize::from(full)] += 1;
         }
-        // Both verdicts occur, so both early exits are exercised.
+        // Both verdicts occur.
         assert!(verdicts[0] > 100 && verdicts[1] > 100, "{verdicts:?}");
         // The lanes' probabilities are the one-row walk's, bit for bit (same summation
         // order), on a count of rows that leaves a partly filled last chunk.
