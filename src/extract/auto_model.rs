@@ -1325,8 +1325,9 @@ impl Tree {
 /// the rules dropped joins when `p > add_above`, a block they kept goes when
 /// `p < drop_below`.
 ///
-/// The rules' verdict acts as a prior: the shipped thresholds (0.3 to add, 0.2 to drop)
-/// keep a block the rules kept unless the model is fairly sure it is boilerplate. Chosen on
+/// Under thresholds the rules' verdict acts as a prior: the file's thresholds (0.3 to add,
+/// 0.2 to drop) keep a block the rules kept unless the model is fairly sure it is
+/// boilerplate. Chosen on
 /// held-out `warcsift eval` figures (leave one package out, and 5-fold by page; see
 /// `ops/train_auto.py`), where they beat both the earlier confident-ends-only policy (0.8,
 /// 0.05) and a plain `p > 0.5` that ignores the rules.
@@ -1381,40 +1382,17 @@ impl Node {
     }
 }
 
-/// Walks one tree (its root and depth) for the `LANES` rows side by side and adds each
-/// row's leaf value to its sum.
-#[inline(always)]
-fn add_tree(
-    nodes: &[Node; NODE_CAP],
-    values: &[f32; NODE_CAP],
-    (root, steps): (u32, u32),
-    lane: &[&[f32; NF]; LANES],
-    sum: &mut [f32; LANES],
-) {
-    let mut at = [root as usize; LANES];
-    // Every lane is on a leaf after `steps` (leaves lead to themselves).
-    for _ in 0..steps {
-        for j in 0..LANES {
-            // A mask that changes nothing: `from_json` placed every child below NODE_CAP.
-            at[j] = nodes[at[j] & (NODE_CAP - 1)].next(lane[j]);
-        }
-    }
-    for j in 0..LANES {
-        sum[j] += values[at[j] & (NODE_CAP - 1)];
-    }
-}
-
 fn sigmoid(raw: f32) -> f32 {
     1.0 / (1.0 + (-raw).exp())
 }
 
-/// Rows walked together by [`Model::probabilities_all`]: their walks are independent, so the CPU
-/// overlaps their memory loads instead of waiting on one chain of them.
+/// Rows walked together by [`Model::probabilities_all`]: their walks are independent, so
+/// the CPU overlaps their memory loads instead of waiting on one chain of them.
 const LANES: usize = 8;
 
 /// Room for the nodes of all trees: a power of two (16,384; the shipped model has 6,748),
-/// so that [`Model::probabilities_all`] indexes its fixed-size node array with a mask, which the
-/// compiler knows is in bounds.
+/// so that [`Model::probabilities_all`] indexes its fixed-size node array with a mask,
+/// which the compiler knows is in bounds.
 const NODE_CAP: usize = 1 << 14;
 const _: () = assert!(NODE_CAP.is_power_of_two() && NF.is_power_of_two());
 
@@ -1541,8 +1519,8 @@ impl Model {
         }
     }
 
-    /// The threshold verdict for every row: `out[i]` for `rows[i]` with the
-    /// rules' verdict `rules[i]`, from [`Model::probabilities_all`]. Each row's walk once
+    /// The threshold verdict for every row: `out[i]` for `rows[i]` with the rules' verdict
+    /// `rules[i]`, from [`Model::probabilities_all`]. Each row's walk once
     /// stopped early when the trees still to come could not move its score across its
     /// threshold; callgrind (500 pages of `dev.warc.gz`) counted 208.0 M instructions for
     /// that against 209.1 M for walking every tree, so the exact walk stays alone.
@@ -1569,8 +1547,19 @@ impl Model {
             let mut lane = [chunk[0]; LANES];
             lane[..n].copy_from_slice(chunk);
             let mut sum = [0f32; LANES];
-            for &tree in &self.roots {
-                add_tree(nodes, values, tree, &lane, &mut sum);
+            for &(root, steps) in &self.roots {
+                let mut at = [root as usize; LANES];
+                // Every lane is on a leaf after `steps` (leaves lead to themselves).
+                for _ in 0..steps {
+                    for j in 0..LANES {
+                        // A mask that changes nothing: `from_json` placed every child
+                        // below NODE_CAP.
+                        at[j] = nodes[at[j] & (NODE_CAP - 1)].next(lane[j]);
+                    }
+                }
+                for j in 0..LANES {
+                    sum[j] += values[at[j] & (NODE_CAP - 1)];
+                }
             }
             out.extend(sum[..n].iter().map(|&s| sigmoid(self.baseline + s)));
         }
@@ -1638,7 +1627,6 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
     let rows = features(doc, d);
     let visible = visible_blocks(d);
     let x: Vec<&[f32; NF]> = visible.iter().map(|&k| &rows[k]).collect();
-    let rules: Vec<bool> = visible.iter().map(|&k| d.keep_block[k]).collect();
     let mut verdicts = Vec::with_capacity(visible.len());
     if let Some(gamma) = m.expected_f1 {
         let mut p = Vec::with_capacity(x.len());
@@ -1646,6 +1634,7 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
         let w: Vec<f32> = x.iter().map(|r| r[LOG_WORDS].exp_m1().round()).collect();
         verdicts = expected_f1_keep(&p, &w, gamma);
     } else {
+        let rules: Vec<bool> = visible.iter().map(|&k| d.keep_block[k]).collect();
         m.keeps_all(&x, &rules, &mut verdicts);
     }
     let mut keep = vec![false; rows.len()];
