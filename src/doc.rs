@@ -693,8 +693,20 @@ impl<'a> Builder<'a> {
         // Microdata (`itemprop`) only for the keys of crate::metadata.
         let by_itemprop = named.is_none();
         let key = named.or_else(|| t.attr(self.src, "itemprop"));
-        if let (Some(k), Some(v)) = (key, t.attr(self.src, "content")) {
-            let k = k.trim().to_ascii_lowercase();
+        let (Some(keys), Some(v)) = (key, t.attr(self.src, "content")) else {
+            return;
+        };
+        // RDFa lets one `property` name several (`property="og:title twitter:title"`), and
+        // a microdata `itemprop` several too: each counts. RDFa's Dublin Core prefixes
+        // (`dc:title`, `dcterms:created`) stand for the HTML meta names `dc.title`,
+        // `dcterms.created`.
+        for k in keys.split_ascii_whitespace().take(4) {
+            let mut k = k.to_ascii_lowercase();
+            for (rdfa, name) in [("dc:", "dc."), ("dcterms:", "dcterms.")] {
+                if let Some(rest) = k.strip_prefix(rdfa) {
+                    k = format!("{name}{rest}");
+                }
+            }
             let own = !by_itemprop
                 && matches!(
                     k.as_str(),
@@ -705,7 +717,9 @@ impl<'a> Builder<'a> {
                         | "og:description"
                         | "generator"
                 );
-            if own || crate::metadata::META_KEYS.contains(&k.as_str()) {
+            if (own || crate::metadata::META_KEYS.contains(&k.as_str()))
+                && self.doc.meta.len() < META_MAX
+            {
                 self.doc.meta.push((k, v.chars().take(1024).collect()));
             }
         }

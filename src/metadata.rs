@@ -1989,6 +1989,29 @@ mod tests {
         assert_eq!(m.site_name, None);
     }
 
+    #[test]
+    fn rdfa_properties_name_several_keys_and_dublin_core_by_prefix() {
+        // Readability's test pages `004-metadata-space-separated-properties` and
+        // `metadata-content-missing`: one `property` attribute may name several keys.
+        let html = r#"<html><head><title>Title Element</title>
+            <meta property="x:title og:title twitter:title" content="A title">
+            <meta property="og:description x:description">
+            <meta property="dc:creator twitter:site_name" content="Creator Name">
+            <meta property="dcterms:created" content="2015-03-26"></head>
+            <body><p>Text.</p></body></html>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("A title"));
+        assert_eq!(m.author.as_deref(), Some("Creator Name"));
+        assert_eq!(m.date_published.as_deref(), Some("2015-03-26"));
+        let dc_only = r#"<html><head><title>Title Element</title>
+            <meta property="x:title dc:title" content="My title"></head>
+            <body><p>Text.</p></body></html>"#;
+        assert_eq!(
+            read(dc_only, PageType::Article, None).title.as_deref(),
+            Some("My title")
+        );
+    }
+
     fn read(html: &str, page_type: PageType, url: Option<&str>) -> Metadata {
         let mut doc = Doc::parse(html);
         doc.url = url.map(str::to_string);
