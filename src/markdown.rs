@@ -509,6 +509,7 @@ const CODE_LANGS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn md(html: &str) -> String {
         let doc = Doc::parse(html);
@@ -529,11 +530,19 @@ mod tests {
 
     /// The words of `md` without its marks, in order.
     fn words(md: &str) -> Vec<String> {
-        let marks = ["#", "##", "-", "|", "---", "```", "1."];
+        let is_mark = |w: &str| {
+            let all = |c: char| !w.is_empty() && w.chars().all(|x| x == c);
+            (all('#') && w.len() <= 6)
+                || w == "-"
+                || w == "|"
+                || (all('-') && w.len() >= 3)
+                || w.strip_suffix('.')
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        };
         without_link_targets(md)
             .split_whitespace()
             .map(|w| w.trim_start_matches("```"))
-            .filter(|w| !w.is_empty() && !marks.contains(w))
+            .filter(|w| !w.is_empty() && !is_mark(w))
             .map(str::to_owned)
             .collect()
     }
@@ -655,5 +664,84 @@ mod tests {
             .filter(|w| !w.is_empty() && !marks.contains(w))
             .collect();
         assert_eq!(words, plain.split_whitespace().collect::<Vec<_>>());
+    }
+
+    /// A random page from the markup Markdown writes (headings, nested lists, tables,
+    /// code, quotes, links, inline marks, line breaks) around words and the characters
+    /// Markdown gives a meaning to.
+    fn page() -> impl Strategy<Value = String> {
+        let word = "[a-zA-Z0-9]{1,6}|[*_`#|\\-]|1\\.|&amp;|&lt;|\u{e9}t\u{e9}";
+        let leaf = proptest::collection::vec(word, 0..4).prop_map(|w| w.join(" "));
+        leaf.prop_recursive(4, 48, 4, |inner| {
+            let tag = prop_oneof![
+                Just(("h1", "")),
+                Just(("h3", "")),
+                Just(("p", "")),
+                Just(("ul", "li")),
+                Just(("ol", "li")),
+                Just(("blockquote", "")),
+                Just(("pre", "")),
+                Just(("code", "")),
+                Just(("a", "")),
+                Just(("b", "")),
+                Just(("i", "")),
+                Just(("div", "")),
+                Just(("table", "tr")),
+                Just(("tr", "td")),
+                Just(("td", "")),
+                Just(("span", "")),
+            ];
+            (tag, proptest::collection::vec(inner, 0..4), any::<bool>()).prop_map(
+                |((outer, item), kids, br)| {
+                    let attrs = match outer {
+                        "a" => " href=\"/x y?z=1\"",
+                        "pre" | "code" => " class=\"language-rust\"",
+                        _ => "",
+                    };
+                    let body: String = kids
+                        .iter()
+                        .map(|k| match item {
+                            "" => format!("{k}{}", if br { "<br>" } else { " " }),
+                            _ => format!("<{item}>{k}</{item}>"),
+                        })
+                        .collect();
+                    format!("<{outer}{attrs}>{body}</{outer}>")
+                },
+            )
+        })
+    }
+
+    /// [`words`], without the fence lines (and the language they name) of code blocks.
+    fn fenced_words(md: &str) -> Vec<String> {
+        let unfenced: Vec<&str> = md
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("```"))
+            .collect();
+        words(&unfenced.join("\n"))
+    }
+
+    proptest! {
+        /// `--markdown` writes the plain text's words, in order, whatever the markup, the
+        /// blocks kept and the way links are written (the module's promise, on which every
+        /// quality figure for Markdown rests).
+        #[test]
+        fn markdown_has_the_plain_texts_words(
+            html in page(),
+            keep_seed in any::<u64>(),
+            inline in any::<bool>(),
+        ) {
+            let limits = crate::doc::Limits { hrefs: true, ..crate::doc::Limits::default() };
+            let mut doc = Doc::parse_with(&html, limits);
+            doc.url = Some("https://example.com/a/b".to_string());
+            let keep: Vec<bool> = (0..doc.segments.len())
+                .map(|i| keep_seed.rotate_left(i as u32 % 64) & 1 == 1 || keep_seed % 3 == 0)
+                .collect();
+            let plain = crate::extract::render(&doc, &keep);
+            let links = if inline { Links::Inline } else { Links::TextOnly };
+            let md = render(&doc, &keep, links);
+            // A word that is one of Markdown's marks ("-", "#") is left out on both sides:
+            // `words` cannot tell it from a mark.
+            prop_assert_eq!(fenced_words(&md), words(&plain), "markdown {:?}", md);
+        }
     }
 }
