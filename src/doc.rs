@@ -687,24 +687,35 @@ impl<'a> Builder<'a> {
         if self.doc.meta.len() >= META_MAX {
             return;
         }
-        let named = t
-            .attr(self.src, "name")
-            .or_else(|| t.attr(self.src, "property"));
-        // Microdata (`itemprop`) only for the keys of crate::metadata.
-        let by_itemprop = named.is_none();
-        let key = named.or_else(|| t.attr(self.src, "itemprop"));
-        let (Some(keys), Some(v)) = (key, t.attr(self.src, "content")) else {
+        let Some(v) = t.attr(self.src, "content") else {
             return;
         };
-        // RDFa lets one `property` name several (`property="og:title twitter:title"`), and
-        // a microdata `itemprop` several too: each counts. RDFa's Dublin Core prefixes
-        // (`dc:title`, `dcterms:created`) stand for the HTML meta names `dc.title`,
-        // `dcterms.created`.
-        for k in keys.split_ascii_whitespace().take(4) {
+        let name = t.attr(self.src, "name");
+        let property = t.attr(self.src, "property");
+        // Microdata (`itemprop`) only for the keys of crate::metadata.
+        let by_itemprop = name.is_none() && property.is_none();
+        let itemprop = if by_itemprop {
+            t.attr(self.src, "itemprop")
+        } else {
+            None
+        };
+        // A tag may carry both `name` and `property` (`<meta name="twitter:title"
+        // property="og:title">`), RDFa lets one `property` name several keys
+        // (`property="og:title twitter:title"`) and microdata one `itemprop` too: each
+        // counts, once. RDFa's Dublin Core prefixes (`dc:title`, `dcterms:created`) stand
+        // for the HTML meta names `dc.title`, `dcterms.created`.
+        let mut seen: Vec<String> = Vec::new();
+        let keys = [name, property, itemprop];
+        for k in keys
+            .iter()
+            .flatten()
+            .flat_map(|k| k.split_ascii_whitespace())
+            .take(6)
+        {
             let mut k = k.to_ascii_lowercase();
-            for (rdfa, name) in [("dc:", "dc."), ("dcterms:", "dcterms.")] {
+            for (rdfa, html_name) in [("dc:", "dc."), ("dcterms:", "dcterms.")] {
                 if let Some(rest) = k.strip_prefix(rdfa) {
-                    k = format!("{name}{rest}");
+                    k = format!("{html_name}{rest}");
                 }
             }
             let own = !by_itemprop
@@ -719,7 +730,9 @@ impl<'a> Builder<'a> {
                 );
             if (own || crate::metadata::META_KEYS.contains(&k.as_str()))
                 && self.doc.meta.len() < META_MAX
+                && !seen.contains(&k)
             {
+                seen.push(k.clone());
                 self.doc.meta.push((k, v.chars().take(1024).collect()));
             }
         }

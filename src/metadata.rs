@@ -2003,6 +2003,13 @@ mod tests {
         assert_eq!(m.title.as_deref(), Some("A title"));
         assert_eq!(m.author.as_deref(), Some("Creator Name"));
         assert_eq!(m.date_published.as_deref(), Some("2015-03-26"));
+        // A tag with both `name` and `property` gives both keys.
+        let both = r#"<html><head><title>Title Element - Site</title>
+            <meta name="twitter:title" property="og:title" content="Both titles"></head>
+            <body><p>Text.</p></body></html>"#;
+        let doc = Doc::parse(both);
+        let keys: Vec<&str> = doc.meta.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["twitter:title", "og:title"]);
         let dc_only = r#"<html><head><title>Title Element</title>
             <meta property="x:title dc:title" content="My title"></head>
             <body><p>Text.</p></body></html>"#;
