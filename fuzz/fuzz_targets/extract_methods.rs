@@ -7,6 +7,9 @@
 //! target to ~30 runs/s, too slow to plateau. The selector byte lets libFuzzer's
 //! coverage feedback steer each method separately.
 //!
+//! Bit 6 of the selector writes the page as Markdown (bit 7: with link targets); the text
+//! then goes through language detection, as in the pipeline.
+//!
 //! Checks: no panic; `select` gives one flag per segment; an explanation's columns all have
 //! one value per row.
 #![no_main]
@@ -14,6 +17,7 @@
 use libfuzzer_sys::fuzz_target;
 use warcsift::doc::{Doc, Limits};
 use warcsift::extract;
+use warcsift::{lang, markdown};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, html)) = data.split_first() else {
@@ -38,7 +42,19 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let doc = Doc::parse(src);
-    let _ = extract::extract_text(src, m.as_ref());
+    // The page as the pipeline writes it: text (or Markdown, links by the selector's top
+    // bit) with its metadata, structured-data fallback and page type, and its language.
+    let page = if selector & 0x40 == 0 {
+        extract::extract_text(src, m.as_ref())
+    } else {
+        let links = if selector & 0x80 == 0 {
+            markdown::Links::TextOnly
+        } else {
+            markdown::Links::Inline
+        };
+        extract::extract_page_as(src, Some("https://example.com/a/b?c=d"), m.as_ref(), Some(links))
+    };
+    let _ = lang::detect(&page.text, page.lang.as_deref());
     let keep = m.select(&doc);
     assert_eq!(
         keep.len(),
