@@ -52,7 +52,12 @@ fuzz_target!(|data: &[u8]| {
         } else {
             markdown::Links::Inline
         };
-        extract::extract_page_as(src, Some("https://example.com/a/b?c=d"), m.as_ref(), Some(links))
+        extract::extract_page_as(
+            src,
+            Some("https://example.com/a/b?c=d"),
+            m.as_ref(),
+            Some(links),
+        )
     };
     let _ = lang::detect(&page.text, page.lang.as_deref());
     let keep = m.select(&doc);
