@@ -210,7 +210,7 @@ pub struct PageArgs {
     pub charset: Option<String>,
     #[command(flatten)]
     pub method: MethodArgs,
-    /// Print the title, language, page type and charset before the text.
+    /// Print the title, metadata, language, page type and charset before the text.
     #[arg(long)]
     pub meta: bool,
     /// Print the page as one JSON record with the fields of `extract`'s JSONL (metadata,
