@@ -5,7 +5,8 @@
 //! is marked by what encloses it in the page:
 //!
 //! - `<h1>`…`<h6>`: `#` … `######` headings;
-//! - `<li>`: `- ` items (`1. ` in an `<ol>`), indented two spaces per enclosing list item;
+//! - `<li>`: `- ` items (`1. ` in an `<ol>`), indented under the text of each enclosing
+//!   item (two spaces under a `- `, three under a `1. `), as CommonMark nests them;
 //! - table cells: one `| a | b |` line per `<tr>`, a `| --- |` line after the table's first
 //!   row;
 //! - `<pre>`: a fenced block, its source lines kept as lines, with the language from a
@@ -42,7 +43,7 @@ pub enum Links {
 enum Kind {
     Paragraph,
     Heading(u8),
-    /// Nesting depth (1 = top level), ordered, the `<li>` element.
+    /// Indent in spaces (0 at the top level), ordered, the `<li>` element.
     Item(usize, bool, u32),
     /// The `<tr>` element and the `<table>` element.
     Cell(u32, u32),
@@ -369,9 +370,9 @@ fn open_first(out: &mut String, kind: Kind, rows: &mut usize, cells: &mut usize)
             }
             out.push(' ');
         }
-        Kind::Item(depth, ordered, _) => {
-            for _ in 1..depth {
-                out.push_str("  ");
+        Kind::Item(indent, ordered, _) => {
+            for _ in 0..indent {
+                out.push(' ');
             }
             out.push_str(if ordered { "1. " } else { "- " });
         }
@@ -394,7 +395,11 @@ fn kind_of(doc: &Doc, s: &Segment) -> Kind {
     let mut cell = false;
     let mut row = None;
     let mut item: Option<u32> = None;
-    let mut depth = 0usize;
+    // List items above the block, and whether the last one's list is yet to be seen: an
+    // enclosing item indents the block by the width of its mark ("- " 2, "1. " 3).
+    let mut items = 0usize;
+    let mut awaiting_list = false;
+    let mut indent = 0usize;
     let mut ordered = None;
     let mut code_lang: Option<&'static str> = None;
     for _ in 0..MAX_ANCESTORS {
@@ -415,10 +420,25 @@ fn kind_of(doc: &Doc, s: &Segment) -> Kind {
             }
             Tag::Li if !cell => {
                 item.get_or_insert(i as u32);
-                depth += 1;
+                if awaiting_list {
+                    // The item below had no list of its own: it is written as "- ".
+                    if items == 1 {
+                        ordered = Some(false);
+                    } else {
+                        indent += 2;
+                    }
+                }
+                items += 1;
+                awaiting_list = true;
             }
-            Tag::Ol | Tag::Ul if item.is_some() && ordered.is_none() => {
-                ordered = Some(e.tag == Tag::Ol);
+            Tag::Ol | Tag::Ul if awaiting_list => {
+                awaiting_list = false;
+                let ol = e.tag == Tag::Ol;
+                if items == 1 {
+                    ordered = Some(ol);
+                } else {
+                    indent += if ol { 3 } else { 2 };
+                }
             }
             _ => {}
         }
@@ -427,8 +447,11 @@ fn kind_of(doc: &Doc, s: &Segment) -> Kind {
         }
         i = e.parent as usize;
     }
+    if awaiting_list && items > 1 {
+        indent += 2;
+    }
     match item {
-        Some(li) => Kind::Item(depth, ordered.unwrap_or(false), li),
+        Some(li) => Kind::Item(indent, ordered.unwrap_or(false), li),
         None => Kind::Paragraph,
     }
 }
@@ -647,6 +670,20 @@ mod tests {
             got,
             "# Title\n\nOne bold word.\n\n## Part\n\n- a\n- b\n  - b1\n1. first\n\n\
              | k | v |\n| --- | --- |\n| x | 1 |\n\n```rust\nfn main() {\ngo();\n}\n```\n\nEnd."
+        );
+    }
+
+    #[test]
+    fn nested_items_sit_under_their_parents_text() {
+        // CommonMark nests an item only when it is indented to its parent's text: two
+        // spaces under "- ", three under "1. ".
+        let html = "<ol><li>one<ul><li>under one<ol><li>deeper</li></ol></li></ul></li></ol>\
+                    <ul><li>a<ol><li>under a</li></ol></li></ul>";
+        let doc = Doc::parse(html);
+        let keep = vec![true; doc.segments.len()];
+        assert_eq!(
+            render(&doc, &keep, Links::TextOnly),
+            "1. one\n   - under one\n     1. deeper\n- a\n  1. under a"
         );
     }
 
