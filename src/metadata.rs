@@ -140,6 +140,7 @@ impl Metadata {
                 page_type,
                 PageType::Article | PageType::Collection | PageType::Product
             ),
+            page_type == PageType::Service,
         )
         .map(|t| drop_invisible(&t));
         // The author: JSON-LD `author`, then the `<meta>` keys of CMSs, then a byline. What
@@ -274,7 +275,9 @@ const META_TITLE_KEYS: &[&str] = &[
 ///    site-name part, one begins or ends the other, or holds it as a third or more of its
 ///    letters (a marketing tagline in the `<h1>` is not the page's title). An `<h1>` that
 ///    is the site's name ([`h1_is_site`]) is skipped, and one that is all link text (a
-///    logo linking home) must equal a declared title;
+///    logo linking home) must equal a declared title. On a service page (`slogans`),
+///    whose `<h1>` is most often a tagline, only a title's whole head or its first part
+///    before a separator bears an `<h1>` out;
 /// 2. on articles, products and categories (`named`), the first `<h1>` that is neither
 ///    the site's name, a link nor a menu label, when it shares a fifth of its words with a
 ///    declared title or the `<title>`;
@@ -286,6 +289,7 @@ fn pick_title(
     meta: &impl Fn(&[&str]) -> Option<String>,
     site: Option<&str>,
     named: bool,
+    slogans: bool,
 ) -> Option<String> {
     // Without a declared site name, the <h1> a theme marks as the site's stands for it.
     let (h1s, branding) = h1_candidates(doc);
@@ -333,6 +337,18 @@ fn pick_title(
         // Some sites repeat their name in the <h1> too.
         let text = strip_shared_tail(strip_site_part(&h.text, site), &titles);
         let key = norm_key(text);
+        // On a service page the <h1> is most often a slogan: only a declared title's
+        // whole head, or its first part before a separator (the page's name before a
+        // section or brand part the site-name cut did not know), bears it out.
+        let first_part = |head: &str| {
+            SEPARATORS
+                .iter()
+                .filter_map(|sep| head.split_once(sep))
+                .any(|(first, _)| norm_key(first) == key)
+        };
+        if slogans && heads.iter().any(|(head, _)| first_part(head)) {
+            return Some(cut(text, MAX_CHARS));
+        }
         let backed = heads.iter().map(|(head, _)| norm_key(head)).any(|d| {
             // A logo (an <h1> that is all link) must be the whole headline; else one may
             // begin or end the other (a headline with or without its subtitle), or be a
@@ -346,7 +362,7 @@ fn pick_title(
                         || 3 * short.len() >= long.len()
                             && (long.ends_with(short) || long.contains(short)))
             };
-            d == key || !h.linked && (affix(&d, &key) || affix(&key, &d))
+            d == key || !h.linked && !slogans && (affix(&d, &key) || affix(&key, &d))
         });
         if backed {
             return Some(cut(text, MAX_CHARS));
@@ -2260,6 +2276,28 @@ mod tests {
             m.title.as_deref(),
             Some("Talkspace - Online Therapy for Everyone")
         );
+        // Nor its shorter or longer cut of the title: the declared title names the
+        // service; an <h1> that is its first part before a separator is that name.
+        let html = r#"<title>Cybersecurity Consulting Services</title><body>
+            <h1>Cybersecurity</h1><p>x</p>"#;
+        let m = read(html, PageType::Service, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Cybersecurity Consulting Services")
+        );
+        let html = r#"<title>Identity Theft Protection</title><body>
+            <h1>Identity Theft Protection + $5 Million in Insurance*</h1><p>x</p>"#;
+        let m = read(html, PageType::Service, None);
+        assert_eq!(m.title.as_deref(), Some("Identity Theft Protection"));
+        let html = r#"<title>Azure Functions | Microsoft Azure</title><body>
+            <h1>Azure Functions</h1><p>x</p>"#;
+        let m = read(html, PageType::Service, None);
+        assert_eq!(m.title.as_deref(), Some("Azure Functions"));
+        // On an article the <h1> with its subtitle cut is the headline still.
+        let html = r#"<title>Cybersecurity Consulting Services</title><body>
+            <h1>Cybersecurity</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("Cybersecurity"));
         // Double-escaped entities in the <h1> are decoded.
         let html = r#"<title>12 Data Tools | Python, SQL &amp;#x26; AI | Splunk</title><body>
             <h1>12 Data Tools | Python, SQL &amp;#x26; AI</h1>"#;
