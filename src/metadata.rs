@@ -1376,11 +1376,19 @@ impl JsonLd {
                 }
             }
         }
+        // A `Question` is a Q&A page's main entity; one of several is an FAQ's item, and
+        // names no page.
+        let questions = nodes
+            .iter()
+            .filter(|n| types(n).iter().any(|t| t == "question"))
+            .count();
         let typed = |group: &[&str]| {
-            nodes
-                .iter()
-                .copied()
-                .find(|n| types(n).iter().any(|t| group.contains(&t.as_str())) && n.len() > 2)
+            nodes.iter().copied().find(|n| {
+                types(n)
+                    .iter()
+                    .any(|t| group.contains(&t.as_str()) && (t != "question" || questions == 1))
+                    && n.len() > 2
+            })
         };
         let main = typed(ARTICLE_TYPES)
             .or_else(|| typed(OTHER_TYPES))
@@ -2130,6 +2138,35 @@ mod tests {
         let html = r#"<title>Squad 2024 - 2025</title><body><h1>Squad 2024 - 2025</h1><p>x</p>"#;
         let m = read(html, PageType::Other, None);
         assert_eq!(m.title.as_deref(), Some("Squad 2024 - 2025"));
+    }
+
+    #[test]
+    fn an_faq_item_names_no_page_but_a_lone_question_does() {
+        let faq = r#"{"@context":"https://schema.org","@graph":[
+            {"@type":"WebPage","name":"Webflow CMS"},
+            {"@type":"Question","name":"Can I manage large-scale content with the CMS?",
+             "acceptedAnswer":{"@type":"Answer","text":"Yes."}},
+            {"@type":"Question","name":"Is there an API?",
+             "acceptedAnswer":{"@type":"Answer","text":"Yes."}}]}"#;
+        let html = format!(
+            r#"<script type="application/ld+json">{faq}</script>
+            <title>Build scalable websites visually with the Webflow CMS</title><p>x</p>"#
+        );
+        let m = read(&html, PageType::Service, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Build scalable websites visually with the Webflow CMS")
+        );
+        // The one question of a Q&A page is its title.
+        let qa = r#"{"@context":"https://schema.org","@type":"Question",
+            "name":"How do I undo a commit?","answerCount":2,
+            "acceptedAnswer":{"@type":"Answer","text":"git reset."}}"#;
+        let html = format!(
+            r#"<script type="application/ld+json">{qa}</script>
+            <title>Stack Exchange</title><p>x</p>"#
+        );
+        let m = read(&html, PageType::Forum, None);
+        assert_eq!(m.title.as_deref(), Some("How do I undo a commit?"));
     }
 
     #[test]
