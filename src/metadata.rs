@@ -337,19 +337,19 @@ fn pick_title(
         // Some sites repeat their name in the <h1> too.
         let text = strip_shared_tail(strip_site_part(&h.text, site), &titles);
         let key = norm_key(text);
-        // On a service page the <h1> is most often a slogan: only a declared title's
-        // whole head, or its first part before a separator (the page's name before a
-        // section or brand part the site-name cut did not know), bears it out.
-        let first_part = |head: &str| {
-            SEPARATORS
-                .iter()
-                .filter_map(|sep| head.split_once(sep))
-                .any(|(first, _)| norm_key(first) == key)
-        };
-        if slogans && heads.iter().any(|(head, _)| first_part(head)) {
-            return Some(cut(text, MAX_CHARS));
-        }
-        let backed = heads.iter().map(|(head, _)| norm_key(head)).any(|d| {
+        let backed = heads.iter().any(|(head, _)| {
+            let d = norm_key(head);
+            if slogans {
+                // On a service page the <h1> is most often a slogan: only a declared
+                // title's whole head, or its first part before a separator (the page's
+                // name before a section or brand part the site-name cut did not know),
+                // bears it out.
+                return d == key
+                    || SEPARATORS
+                        .iter()
+                        .filter_map(|sep| head.split_once(sep))
+                        .any(|(first, _)| norm_key(first) == key);
+            }
             // A logo (an <h1> that is all link) must be the whole headline; else one may
             // begin or end the other (a headline with or without its subtitle), or be a
             // third of it or more ("Buy Electric Guitars at Shop"; not one word of a long
@@ -362,7 +362,7 @@ fn pick_title(
                         || 3 * short.len() >= long.len()
                             && (long.ends_with(short) || long.contains(short)))
             };
-            d == key || !h.linked && !slogans && (affix(&d, &key) || affix(&key, &d))
+            d == key || !h.linked && (affix(&d, &key) || affix(&key, &d))
         });
         if backed {
             return Some(cut(text, MAX_CHARS));
