@@ -8,6 +8,9 @@
 //! `label` (share of the block's word trigrams found in the gold text; bigrams, then words,
 //! for blocks shorter than three words), then one column per feature
 //! (`warcsift::extract::auto_model::FEATURE_NAMES`).
+//!
+//! With `--texts FILE` first, each block's text goes to FILE too (`package`, `page`, `block`,
+//! `text`, tabs and line breaks as spaces), to read the table's rows beside what they hold.
 use std::collections::HashSet;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -27,9 +30,17 @@ fn hash(ws: &[&str]) -> u64 {
 }
 
 fn main() -> Result<(), String> {
-    let dirs: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let mut args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let mut texts = None;
+    if args.first().is_some_and(|a| a.as_os_str() == "--texts") && args.len() >= 2 {
+        let path = args.remove(1);
+        args.remove(0);
+        let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        texts = Some(BufWriter::new(file));
+    }
+    let dirs = args;
     if dirs.is_empty() {
-        return Err("usage: auto_blocks DEVSET_DIR...".into());
+        return Err("usage: auto_blocks [--texts FILE] DEVSET_DIR...".into());
     }
     let packages = discover(&dirs, None)?;
     let out = std::io::stdout();
@@ -78,8 +89,16 @@ fn main() -> Result<(), String> {
                     cols.join("\t")
                 )
                 .map_err(|e| e.to_string())?;
+                if let Some(t) = texts.as_mut() {
+                    let text = text.replace(['\t', '\n', '\r'], " ");
+                    writeln!(t, "{}\t{}\t{k}\t{text}", package.name, page.id)
+                        .map_err(|e| e.to_string())?;
+                }
             }
         }
+    }
+    if let Some(t) = texts.as_mut() {
+        t.flush().map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
 }

@@ -15,7 +15,7 @@ use crate::pipeline::{self, Config, InputItem, PageBudget};
 use crate::record::ReaderOptions;
 use crate::task;
 use clap::{Parser, Subcommand};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -197,7 +197,7 @@ pub struct MergeStatsArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct PageArgs {
-    /// An HTML file, or - for stdin.
+    /// An HTML file (gzip, zstd or lz4 compressed ones too, told by their magic bytes), or - for stdin.
     pub file: String,
     /// Extraction method (see `warcsift algorithms`).
     #[arg(short = 'a', long = "algorithm", default_value = DEFAULT_ALGORITHM)]
@@ -455,14 +455,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn page(args: &PageArgs) -> Result<(), String> {
-    let mut bytes = Vec::new();
-    if args.file == "-" {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read stdin: {e}"))?;
-    } else {
-        bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
-    }
+    let bytes = crate::input::read_document(&args.file)?;
     let method = extract::method_with(&args.algorithm, &args.method.options())?;
     let opts = crate::corpus::CorpusOptions {
         markdown: args.markdown,

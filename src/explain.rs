@@ -18,13 +18,13 @@ use crate::extract::{self, Explanation};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Command-line arguments of `warcsift explain`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ExplainArgs {
-    /// The HTML page to explain, or "-" to read it from stdin.
+    /// The HTML page to explain (gzip, zstd or lz4 compressed too), or "-" to read it from stdin.
     pub page: PathBuf,
     /// The method (see `warcsift algorithms`).
     #[arg(short = 'a', long = "algorithm", default_value = "cetr-tm")]
@@ -43,15 +43,7 @@ pub struct ExplainArgs {
 /// Explain one page: write the TSV and SVG asked for, print the kept text to stdout.
 pub fn run(args: &ExplainArgs) -> Result<(), String> {
     let page_name = args.page.display().to_string();
-    let bytes = if args.page.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("reading stdin: {e}"))?;
-        buf
-    } else {
-        std::fs::read(&args.page).map_err(|e| format!("reading {page_name}: {e}"))?
-    };
+    let bytes = crate::input::read_document(&args.page)?;
     let method = extract::method(&args.algorithm).ok_or_else(|| {
         format!(
             "unknown algorithm {:?}; known: {}",

@@ -333,6 +333,24 @@ pub fn open(spec: &InputSpec) -> Result<Input, InputError> {
     )
 }
 
+/// The whole of one document: a path, or `-` for stdin, decompressed by its magic bytes
+/// like any input (a page saved as `page.html.gz` reads as its HTML). For commands that
+/// take one page (`page`, `explain`), never a URL.
+pub fn read_document(arg: impl AsRef<std::path::Path>) -> Result<Vec<u8>, String> {
+    let arg = arg.as_ref();
+    let spec = if arg.as_os_str() == "-" {
+        InputSpec::Stdin
+    } else {
+        InputSpec::Path(arg.to_path_buf())
+    };
+    let mut input = open(&spec).map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
+    input
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("cannot read {}: {e}", spec.name()))?;
+    Ok(buf)
+}
+
 /// [`open`] with options: http(s) inputs retry transient failures per `opts.retry`.
 pub fn open_with(spec: &InputSpec, opts: &OpenOptions) -> Result<Input, InputError> {
     match spec {

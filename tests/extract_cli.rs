@@ -639,6 +639,20 @@ fn page_and_algorithms_commands() {
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "from stdin");
     let (ok, _, err) = warcsift(&["page", page.to_str().unwrap(), "-a", "nonsense"]);
     assert!(!ok && err.contains("nonsense"), "{err}");
+    // A page saved gzipped (as the devset's `<id>.html.gz`) reads as its HTML, in `page` and
+    // in `explain`, told by its magic bytes whatever its name.
+    let gz = dir.path().join("p.gz.bin");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&std::fs::read(&page).unwrap()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let (ok, out, err) = warcsift(&["page", gz.to_str().unwrap(), "-a", "plain"]);
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), "café crème");
+    let (ok, out, err) = warcsift(&["explain", gz.to_str().unwrap(), "-a", "plain"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("café crème"), "{out}");
+    let (ok, _, err) = warcsift(&["page", dir.path().join("absent").to_str().unwrap()]);
+    assert!(!ok && err.contains("absent"), "{err}");
 }
 
 #[test]
