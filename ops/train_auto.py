@@ -13,7 +13,8 @@ scikit-learn versions has not been checked):
    (see src/extract/auto_model.rs), word count, and `label`, the share of the block's word
    trigrams found in the page's gold text.
 2. A block is main content when label >= 0.5. Each block weighs its word count divided by
-   the square root of its page's gold word count, so long pages do not drown short ones
+   the square root of its page's gold word count (of its visible words where the gold is
+   empty), so long pages do not drown short ones
    (the metric is a mean over pages) while long blocks still count more than short ones;
    then each package's weights are scaled to the same total (see `weights`).
 3. A HistGradientBoostingClassifier is fitted on the visible blocks (pruned and empty ones
@@ -103,6 +104,9 @@ EXPECTED_F1 = 0.8
 # doing most of it and bigger leaves helping the site folds.
 PARAMS = dict(max_iter=60, learning_rate=0.2, max_leaf_nodes=63, min_samples_leaf=160,
               l2_regularization=1.0, early_stopping=False, max_depth=7)
+# Packages weigh the same (exponent 0). The square root of their number of sites (0.5) was
+# measured on 2026-11-28 and left out, see docs/quality.md.
+SITE_EXPONENT = 0.0
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -121,19 +125,41 @@ def load_table(path):
     return names, pkg, page, words, gold_words, label, X
 
 
-def weights(words, gold_words, pkg, usable):
+def weights(words, gold_words, pkg, usable, page, share=None):
     """Word count over the square root of the page's gold word count, then scaled so that
     every package (every annotation source) weighs the same in total: the page-weighted
     devset is half Dragnet, and a model fitted to one source's idea of main content
     generalises worse to the next. Leave-one-package-out `warcsift eval` with this script:
-    0.909 unbalanced, 0.911 balanced; in-sample `warcsift eval` 0.928 and 0.926."""
-    w = words / np.sqrt(np.maximum(gold_words, 1.0))
+    0.909 unbalanced, 0.911 balanced; in-sample `warcsift eval` 0.928 and 0.926.
+    A page whose gold is empty (nothing on it is content: 7 CleanEval pages, 2
+    CleanPortalEval, 13 `wcxb`) divides by the square root of its own visible words instead,
+    the size its gold would have if everything were content; before 2026-11-28 it divided
+    by 1, so each of its blocks weighed some 25 times a block of a page with 600 gold words.
+    With `share` (package -> factor), each package's total is scaled by its factor (see
+    `package_shares`)."""
+    _, inv = np.unique(page, return_inverse=True)
+    page_words = np.bincount(inv, weights=words * usable)[inv]
+    size = np.where(gold_words > 0, gold_words, page_words)
+    w = words / np.sqrt(np.maximum(size, 1.0))
     for p in np.unique(pkg):
         m = pkg == p
         total = w[m & usable].sum()
         if total > 0:
-            w[m] = w[m] / total * 1e4
+            w[m] = w[m] / total * 1e4 * (share or {}).get(p, 1.0)
     return w
+
+
+def package_shares(sites, exponent):
+    """Package -> weight factor: the number of sites the package's pages come from, raised
+    to `exponent` (0: every package the same). A package is a sample of the web as much as
+    an annotation source: CleanPortalEval's 71 pages come from 4 sites, `wcxb`'s 1,310 from
+    1,096, and at equal totals each of CleanPortalEval's sites weighs as much as 270 of
+    `wcxb`'s. The square root sits between equal packages and equal sites; it was measured
+    and left out (SITE_EXPONENT)."""
+    counts = {}
+    for key, site in sites.items():
+        counts.setdefault(key.split("/", 1)[0], set()).add(site)
+    return {p: len(s) ** exponent for p, s in counts.items()}
 
 
 def fit(X, y, w):
@@ -353,6 +379,9 @@ def main():
                     help="a warcsift binary to score with, instead of building this checkout's "
                          "(with --table from the same code's auto_blocks: a variant's rules "
                          "measured beside the current ones)")
+    ap.add_argument("--site-exponent", type=float, default=SITE_EXPONENT, metavar="A",
+                    help="each package weighs its number of sites to the power A in training "
+                         "(0: every package the same)")
     ap.add_argument("--zero-feature", action="append", default=[], metavar="NAME",
                     help="ablation: set this feature's column to 0 before training, so that "
                          "no tree splits on it (repeatable)")
@@ -379,7 +408,8 @@ def main():
     visible = (X[:, col["pruned"]] == 0) & (X[:, col["log_chars"]] > 0)
     usable = visible & (words > 0)
     y = np.clip(label, 0.0, 1.0) if args.soft_labels else (label >= 0.5).astype(int)
-    w = weights(words, gold_words, pkg, usable)
+    share = package_shares(page_sites(args.devset, sorted(set(pkg))), args.site_exponent)
+    w = weights(words, gold_words, pkg, usable, page, share)
     rules = X[:, col["rules_kept"]] > 0
     # An ablation zeroes its columns after the masks above are read from them.
     for name in args.zero_feature:
