@@ -30,15 +30,14 @@ fn hash(ws: &[&str]) -> u64 {
 }
 
 fn main() -> Result<(), String> {
-    let mut args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let mut dirs: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
     let mut texts = None;
-    if args.first().is_some_and(|a| a.as_os_str() == "--texts") && args.len() >= 2 {
-        let path = args.remove(1);
-        args.remove(0);
+    if dirs.first().is_some_and(|a| a.as_os_str() == "--texts") && dirs.len() >= 2 {
+        let path = dirs.remove(1);
+        dirs.remove(0);
         let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         texts = Some(BufWriter::new(file));
     }
-    let dirs = args;
     if dirs.is_empty() {
         return Err("usage: auto_blocks [--texts FILE] DEVSET_DIR...".into());
     }

@@ -408,7 +408,9 @@ def main():
     visible = (X[:, col["pruned"]] == 0) & (X[:, col["log_chars"]] > 0)
     usable = visible & (words > 0)
     y = np.clip(label, 0.0, 1.0) if args.soft_labels else (label >= 0.5).astype(int)
-    share = package_shares(page_sites(args.devset, sorted(set(pkg))), args.site_exponent)
+    # Site counts come from each package's meta.jsonl: read only when they weigh.
+    share = (package_shares(page_sites(args.devset, sorted(set(pkg))), args.site_exponent)
+             if args.site_exponent else None)
     w = weights(words, gold_words, pkg, usable, page, share)
     rules = X[:, col["rules_kept"]] > 0
     # An ablation zeroes its columns after the masks above are read from them.
