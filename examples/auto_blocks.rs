@@ -62,7 +62,9 @@ fn main() -> Result<(), String> {
             }
             let html = page.read_html()?;
             let decoded = warcsift::charset::decode(&html, None, page.url.as_deref());
-            let doc = Doc::parse(&decoded.text);
+            // The URL as the pipeline sets it (`extract_page_as`): the page type reads it.
+            let mut doc = Doc::parse(&decoded.text);
+            doc.url = page.url.clone();
             let table = block_table(&doc, &auto);
             for (k, (row, text)) in table.rows.iter().zip(&table.texts).enumerate() {
                 let norm = normalize(text);
