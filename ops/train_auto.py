@@ -383,6 +383,8 @@ def main():
                     help="most leaves of a tree")
     ap.add_argument("--min-leaf", type=int, default=PARAMS["min_samples_leaf"],
                     help="fewest blocks in a leaf")
+    ap.add_argument("--l2", type=float, default=PARAMS["l2_regularization"],
+                    help="L2 penalty on the leaves' values")
     ap.add_argument("--max-features", type=float, default=PARAMS["max_features"],
                     help="share of the features each split may choose among, drawn afresh "
                          "per split from the seed (1: all of them)")
@@ -400,7 +402,7 @@ def main():
     SEED = args.seed
     PARAMS.update(max_iter=args.trees, learning_rate=args.rate, max_depth=args.max_depth,
                   max_leaf_nodes=args.leaves, min_samples_leaf=args.min_leaf,
-                  max_features=args.max_features)
+                  max_features=args.max_features, l2_regularization=args.l2)
     add_above, drop_below = args.add_above, args.drop_below
 
     if args.binary and args.table:
