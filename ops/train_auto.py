@@ -103,7 +103,8 @@ EXPECTED_F1 = 0.8
 # --group G`). Label-proxy screening over two seeds (docs/quality.md) had more leaves
 # doing most of it and bigger leaves helping the site folds.
 PARAMS = dict(max_iter=60, learning_rate=0.2, max_leaf_nodes=63, min_samples_leaf=160,
-              l2_regularization=1.0, early_stopping=False, max_depth=7, max_features=0.5)
+              l2_regularization=1.0, early_stopping=False, max_depth=7, max_features=0.5,
+              max_bins=255)
 # Each split chooses among half the features, drawn from the seed (since 2026-11-29; 1.0
 # before, see docs/quality.md). With `--lopo-only [--no-lopo --kfold 5 [--seed N | --group
 # site]] --max-features F`, wcxb bag F1 / all packages' words_seq, 1.0 against 0.5: 5-fold
@@ -383,6 +384,8 @@ def main():
                     help="most leaves of a tree")
     ap.add_argument("--min-leaf", type=int, default=PARAMS["min_samples_leaf"],
                     help="fewest blocks in a leaf")
+    ap.add_argument("--bins", type=int, default=PARAMS["max_bins"],
+                    help="most bins a feature's values are binned into before splitting")
     ap.add_argument("--l2", type=float, default=PARAMS["l2_regularization"],
                     help="L2 penalty on the leaves' values")
     ap.add_argument("--max-features", type=float, default=PARAMS["max_features"],
@@ -402,7 +405,8 @@ def main():
     SEED = args.seed
     PARAMS.update(max_iter=args.trees, learning_rate=args.rate, max_depth=args.max_depth,
                   max_leaf_nodes=args.leaves, min_samples_leaf=args.min_leaf,
-                  max_features=args.max_features, l2_regularization=args.l2)
+                  max_features=args.max_features, l2_regularization=args.l2,
+                  max_bins=args.bins)
     add_above, drop_below = args.add_above, args.drop_below
 
     if args.binary and args.table:
