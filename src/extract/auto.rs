@@ -676,6 +676,9 @@ impl Auto {
         } else {
             d.keep_block.clone()
         };
+        if d.page_type == PageType::Documentation {
+            keep_contents_of_other_pages(doc, d, &mut keep_block);
+        }
         if self.keep_comments {
             // Comment sections usually sit outside the article's container: add them.
             let mut comment = vec![false; doc.elements.len()];
@@ -689,6 +692,109 @@ impl Auto {
             }
         }
         keep_block
+    }
+}
+
+/// `id`/`class` words of a table of contents: DocBook's `div.toc` and `dl.toc`, Sphinx's
+/// `toctree-wrapper`, and the `table-of-contents` of many themes.
+const TOC_WORDS: [&str; 3] = ["toc", "toctree-wrapper", "table-of-contents"];
+
+/// A table of contents this short is a few links, not a chapter's listing.
+const TOC_MIN_ENTRIES: usize = 3;
+
+/// On a documentation page, a table of contents in or beside the page's region whose entries are
+/// not the page's own headings lists other pages: a chapter's sections, each on a page of its
+/// own (DocBook's chunked HTML, as PostgreSQL's manual), or a Sphinx `toctree` on an index
+/// page. It is that page's body, and every block of it is kept, links and all. A table of
+/// contents of the page itself (its entries repeat the headings below it, the in-page
+/// navigation of most articles and manuals) is left to the model, which drops it as the
+/// link list it is. We tell the two apart by text rather than by `href` (in-page `#anchor`
+/// or another file) because the parse records no link targets unless asked to.
+fn keep_contents_of_other_pages(doc: &Doc, d: &Decision, keep: &mut [bool]) {
+    let Some(best) = d.best else { return };
+    let n = doc.elements.len();
+    let parent = |i: usize| doc.elements[i].parent as usize;
+    let holds = |anc: usize, mut x: usize| loop {
+        if x == anc {
+            return true;
+        }
+        if x == 0 {
+            return false;
+        }
+        x = parent(x);
+    };
+    // In the region, or beside the best container: its parent or grandparent (not the
+    // page's root) holds the best container too (DocBook: the chapter's title page, its
+    // `div.toc`, then its prose, side by side).
+    let near_best = |i: usize| {
+        d.in_region[i]
+            || [parent(i), parent(parent(i))]
+                .iter()
+                .any(|&a| a != 0 && holds(a, best))
+    };
+    // Per element: the outermost table of contents in the region that holds it (0: none).
+    let mut toc = vec![0u32; n];
+    let mut any = false;
+    for (i, e) in doc.elements.iter().enumerate().skip(1) {
+        let p = e.parent as usize;
+        toc[i] = if toc[p] != 0 {
+            toc[p]
+        } else if near_best(i)
+            && !e.hidden
+            && doc
+                .ident(e)
+                .split_ascii_whitespace()
+                .any(|w| TOC_WORDS.contains(&w))
+        {
+            any = true;
+            i as u32
+        } else {
+            0
+        };
+    }
+    if !any {
+        return;
+    }
+    let block_text = |b: &Block| -> String {
+        let mut t = String::new();
+        for s in &doc.segments[b.segs.clone()] {
+            t.push_str(doc.seg_text(s));
+            t.push(' ');
+        }
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let headings: std::collections::HashSet<String> = d
+        .blocks
+        .list
+        .iter()
+        .filter(|b| b.heading && b.chars > 0 && toc[b.container as usize] == 0)
+        .map(block_text)
+        .collect();
+    // Per table of contents: its blocks, and how many of them are headings of the page.
+    let mut tocs: Vec<(u32, Vec<usize>, usize)> = Vec::new();
+    for (k, b) in d.blocks.list.iter().enumerate() {
+        let root = toc[b.container as usize];
+        if root == 0 || b.bad || b.chars == 0 {
+            continue;
+        }
+        let own = usize::from(headings.contains(&block_text(b)));
+        match tocs.iter_mut().find(|t| t.0 == root) {
+            Some(t) => {
+                t.1.push(k);
+                t.2 += own;
+            }
+            None => tocs.push((root, vec![k], own)),
+        }
+    }
+    for (_, blocks, own) in tocs {
+        if blocks.len() >= TOC_MIN_ENTRIES && own * 4 < blocks.len() {
+            for k in blocks {
+                keep[k] = true;
+            }
+        }
     }
 }
 
@@ -1204,6 +1310,65 @@ mod tests {
         assert!(t.contains("class UpdateCacheMiddleware"), "{t}");
         assert!(t.contains("Sends broken link notification"), "{t}");
         assert!(!t.contains("Modules") && !t.contains("Last updated"), "{t}");
+    }
+
+    /// Which blocks [`keep_contents_of_other_pages`] adds on a documentation page, as text.
+    fn contents_kept(html: &str) -> Vec<String> {
+        let doc = Doc::parse(html);
+        let d = Auto::default().decide(&doc, PageType::Documentation);
+        let mut keep = vec![false; d.blocks.list.len()];
+        keep_contents_of_other_pages(&doc, &d, &mut keep);
+        d.blocks
+            .list
+            .iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(b, _)| doc.seg_text(&doc.segments[b.segs.start]).to_string())
+            .collect()
+    }
+
+    /// DocBook's chunked HTML (PostgreSQL's manual): a chapter's page is its title, its table
+    /// of contents, whose sections are pages of their own, and a paragraph. The contents are
+    /// the page; a table of contents that repeats the page's own headings is not added.
+    #[test]
+    fn a_chapters_contents_of_other_pages_are_its_body() {
+        let intro = "Indexes are a common way to enhance database performance. An index allows \
+                     the database server to find and retrieve specific rows much faster than it \
+                     could do without an index, at the cost of some overhead.";
+        let chapter = format!(
+            "<body><div class=navheader><a href=sql.html>Up</a></div><div class=chapter>\
+             <div class=titlepage><h2>Chapter 11. Indexes</h2></div><div class=toc>\
+             <p><b>Table of Contents</b></p><dl class=toc>\
+             <dt><a href=intro.html>11.1. Introduction</a></dt>\
+             <dt><a href=types.html>11.2. Index Types</a></dt>\
+             <dt><a href=multi.html>11.3. Multicolumn Indexes</a></dt>\
+             <dt><a href=unique.html>11.4. Unique Indexes</a></dt></dl></div>\
+             <p>{intro}</p></div></body>"
+        );
+        let kept = contents_kept(&chapter);
+        assert!(kept.iter().any(|t| t == "11.1. Introduction"), "{kept:?}");
+        assert!(kept.iter().any(|t| t == "11.4. Unique Indexes"), "{kept:?}");
+        assert!(kept.iter().any(|t| t == "Table of Contents"), "{kept:?}");
+        assert!(!kept.iter().any(|t| t == "Up"), "{kept:?}");
+        let doc = Doc::parse(&chapter);
+        let info = crate::extract::PageInfo {
+            page_type: PageType::Documentation,
+            ..Default::default()
+        };
+        let text = crate::extract::render(&doc, &Auto::default().select_page(&doc, &info));
+        assert!(text.contains("11.3. Multicolumn Indexes"), "{text}");
+
+        // The same contents, each entry a heading of this page: in-page navigation.
+        let mut page = chapter.replace("</div></body>", "");
+        for h in [
+            "11.1. Introduction",
+            "11.2. Index Types",
+            "11.3. Multicolumn Indexes",
+        ] {
+            page.push_str(&format!("<h3>{h}</h3><p>{intro}</p>"));
+        }
+        page.push_str("</div></body>");
+        assert_eq!(contents_kept(&page), Vec::<String>::new());
     }
 
     /// Old Reddit wraps each comment's body in a `<form class="usertext">` (for editing in
