@@ -383,14 +383,25 @@ impl<'a> Builder<'a> {
         self.hidden_depth += u32::from(escaped_markup);
         let decoded = decode_text(raw);
         // One segment per source line, so line-based methods (CETR) can keep or drop lines.
-        // (Split at '\n' bytes with memchr: most runs have none, and a '\n' byte is always a
-        // char boundary.)
+        // (Split at '\n' bytes: most runs have none, and a '\n' byte is always a char
+        // boundary. memchr for long runs; a short one, such as the indentation between two
+        // tags, is read byte by byte, which costs less than setting up the search.)
         let mut line = t.line;
         let mut from = 0;
-        for nl in memchr::memchr_iter(b'\n', decoded.as_bytes()) {
-            self.push_segment(decoded.get(from..nl).unwrap_or(""), line);
+        let bytes = decoded.as_bytes();
+        let mut split = |nl: usize, this: &mut Self| {
+            this.push_segment(decoded.get(from..nl).unwrap_or(""), line);
             line += 1;
             from = nl + 1;
+        };
+        if bytes.len() < SHORT_TEXT_BYTES {
+            for (nl, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b'\n') {
+                split(nl, self);
+            }
+        } else {
+            for nl in memchr::memchr_iter(b'\n', bytes) {
+                split(nl, self);
+            }
         }
         self.push_segment(decoded.get(from..).unwrap_or(""), line);
         self.hidden_depth -= u32::from(escaped_markup);
@@ -1178,6 +1189,9 @@ fn style_hides(value: &str, buf: &mut String) -> bool {
     buf.make_ascii_lowercase();
     buf.contains("display:none") || buf.contains("visibility:hidden")
 }
+
+/// Text runs shorter than this are split into lines byte by byte ([`Builder::text`]).
+const SHORT_TEXT_BYTES: usize = 32;
 
 /// Appends the words of `piece` (split at Unicode whitespace, as [`str::split_whitespace`])
 /// to `out`, joined by single spaces; returns the characters appended.

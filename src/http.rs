@@ -352,6 +352,19 @@ pub fn peek_binary_payload(head: &[u8]) -> bool {
     false
 }
 
+/// Per byte: 1 for a control byte that text does not hold (all below 0x20 but tab, line
+/// feed, form feed, carriage return and escape), else 0. [`looks_binary`] sums it over its
+/// window, one lookup a byte (the sum vectorises; a range test took ~20 instructions a byte).
+const BINARY_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = !matches!(c, 0x09 | 0x0a | 0x0c | 0x0d | 0x1b) as u8;
+        c += 1;
+    }
+    t
+};
+
 /// Whether a payload is binary whatever its label says: a known binary signature (image,
 /// PDF, archive, compressed stream, font, media), or, in its first 1024 bytes, more than 1 in
 /// 12 WHATWG "binary data bytes" (controls other than tab, line feed, form feed, carriage
@@ -390,8 +403,10 @@ pub fn looks_binary(body: &[u8]) -> bool {
         return true;
     }
     let window = body.get(..1024).unwrap_or(body);
-    let is_binary_byte = |c: u8| matches!(c, 0x00..=0x08 | 0x0b | 0x0e..=0x1a | 0x1c..=0x1f);
-    let binary = window.iter().filter(|&&c| is_binary_byte(c)).count();
+    let binary: usize = window
+        .chunks(255)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + BINARY_BYTE[usize::from(b)])))
+        .sum();
     if binary * 12 <= window.len() {
         return false; // every real page: the second count is not needed
     }
@@ -858,6 +873,14 @@ mod tests {
         }
         let (out, _) = read_capped(&data[..], 300_000).unwrap();
         assert!(out.capacity() <= 300_001, "{}", out.capacity());
+    }
+
+    #[test]
+    fn the_binary_byte_table_is_the_control_bytes_text_does_not_hold() {
+        for b in 0..=255u8 {
+            let binary = matches!(b, 0x00..=0x08 | 0x0b | 0x0e..=0x1a | 0x1c..=0x1f);
+            assert_eq!(BINARY_BYTE[usize::from(b)] == 1, binary, "{b:#04x}");
+        }
     }
 
     #[test]

@@ -949,11 +949,20 @@ fn strip_by(v: &str) -> &str {
 /// `username`s; not avatars, bios or comment authors) and whose text reads as a name: one
 /// to six words after an optional "By", no digits, no label such as "Author" alone.
 fn byline(doc: &Doc, site: Option<&str>) -> Option<String> {
+    // Built once: `str::contains` set a searcher up for each of the page's ident words.
+    static FINDERS: std::sync::OnceLock<[memchr::memmem::Finder<'static>; 2]> =
+        std::sync::OnceLock::new();
+    let [author_word, byline_word] = FINDERS.get_or_init(|| {
+        [
+            memchr::memmem::Finder::new("author"),
+            memchr::memmem::Finder::new("byline"),
+        ]
+    });
     let marked = |ident: &str| {
         // The skip words are looked for only where a word names an author: few elements.
         let hit = ident.split_whitespace().any(|w| {
-            w.contains("author")
-                || w.contains("byline")
+            author_word.find(w.as_bytes()).is_some()
+                || byline_word.find(w.as_bytes()).is_some()
                 || matches!(
                     w,
                     "username" | "username-coloured" | "message-name" | "creator" | "poster"

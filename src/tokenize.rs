@@ -199,15 +199,41 @@ impl<'a> Iterator for Attrs<'a> {
 /// Decode character references in text (full HTML5 table, numeric references, the legacy
 /// semicolon-less forms). Borrows when there is nothing to decode.
 pub fn decode_text(raw: &str) -> Cow<'_, str> {
-    if memchr(b'&', raw.as_bytes()).is_none() {
+    if !has_ampersand(raw.as_bytes()) {
         return Cow::Borrowed(raw);
     }
     htmlize::unescape(raw)
 }
 
+/// The first `needle` in `hay`: its first [`SHORT_SCAN`] bytes read one by one (the `<`
+/// after a tag is most often a few bytes of indentation away, and so is the `>` of a short
+/// tag), then memchr, which costs more to set up than such a short read.
+#[inline]
+fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
+    let head = hay.len().min(SHORT_SCAN);
+    match hay[..head].iter().position(|&c| c == needle) {
+        Some(i) => Some(i),
+        None => memchr(needle, &hay[head..]).map(|i| head + i),
+    }
+}
+
+/// How many bytes [`find_byte`] reads before it calls memchr.
+const SHORT_SCAN: usize = 16;
+
+/// Whether `b` holds a `&`: memchr for long runs; a short one (most text between two tags,
+/// most attribute values) byte by byte, which costs less than setting the search up.
+#[inline]
+fn has_ampersand(b: &[u8]) -> bool {
+    if b.len() < 32 {
+        b.contains(&b'&')
+    } else {
+        memchr(b'&', b).is_some()
+    }
+}
+
 /// Decode character references in an attribute value (attribute rules: `&amp=` stays).
 pub fn decode_attr(raw: &str) -> Cow<'_, str> {
-    if memchr(b'&', raw.as_bytes()).is_none() {
+    if !has_ampersand(raw.as_bytes()) {
         return Cow::Borrowed(raw);
     }
     htmlize::unescape_attribute(raw)
@@ -340,7 +366,7 @@ impl<'a> Tokenizer<'a> {
                     self.pos = end;
                     Some(self.token(TokenKind::Cdata, Tag::None, start, end))
                 } else {
-                    let end = memchr(b'>', &b[start..]).map_or(b.len(), |i| start + i + 1);
+                    let end = find_byte(b'>', &b[start..]).map_or(b.len(), |i| start + i + 1);
                     self.pos = end;
                     let kind = if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
                         TokenKind::Doctype
@@ -351,7 +377,7 @@ impl<'a> Tokenizer<'a> {
                 }
             }
             b'?' => {
-                let end = memchr(b'>', &b[start..]).map_or(b.len(), |i| start + i + 1);
+                let end = find_byte(b'>', &b[start..]).map_or(b.len(), |i| start + i + 1);
                 self.pos = end;
                 Some(self.token(TokenKind::Comment, Tag::None, start, end))
             }
@@ -360,7 +386,7 @@ impl<'a> Tokenizer<'a> {
                 if c.is_ascii_alphabetic() {
                     let name_end = name_end(b, start + 2);
                     let tag = Tag::from_name(&b[start + 2..name_end]);
-                    let end = memchr(b'>', &b[name_end..]).map_or(b.len(), |i| name_end + i + 1);
+                    let end = find_byte(b'>', &b[name_end..]).map_or(b.len(), |i| name_end + i + 1);
                     self.pos = end;
                     let mut t = self.token(TokenKind::EndTag, tag, start, end);
                     t.name_len = u32::try_from(name_end - (start + 2)).unwrap_or(u32::MAX);
@@ -373,7 +399,7 @@ impl<'a> Tokenizer<'a> {
                     self.pos = start + 3;
                     Some(self.token(TokenKind::Comment, Tag::None, start, start + 3))
                 } else {
-                    let end = memchr(b'>', &b[start..]).map_or(b.len(), |i| start + i + 1);
+                    let end = find_byte(b'>', &b[start..]).map_or(b.len(), |i| start + i + 1);
                     self.pos = end;
                     Some(self.token(TokenKind::Comment, Tag::None, start, end))
                 }
@@ -452,7 +478,7 @@ impl Iterator for Tokenizer<'_> {
         let text_line = self.line_at(start);
         let mut scan = start;
         loop {
-            let lt = match memchr(b'<', &b[scan..]) {
+            let lt = match find_byte(b'<', &b[scan..]) {
                 Some(i) => scan + i,
                 None => {
                     self.pos = b.len();
@@ -1014,6 +1040,15 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn short_scans_find_what_memchr_finds(
+            hay in proptest::collection::vec(proptest::sample::select(vec![b'<', b'>', b'&', b' ', b'a']), 0..64),
+            needle in proptest::sample::select(vec![b'<', b'>', b'&']),
+        ) {
+            prop_assert_eq!(find_byte(needle, &hay), memchr(needle, &hay));
+            prop_assert_eq!(has_ampersand(&hay), memchr(b'&', &hay).is_some());
+        }
+
         #[test]
         fn token_lines_match_a_naive_count(s in "(<p>|</p>|<!--|-->|<script>|</script>|\n|\n\n\n|x{1,80}|<a href='\n'>|é){0,120}") {
             for t in Tokenizer::new(&s) {

@@ -739,12 +739,12 @@ fn keep_contents_of_other_pages(doc: &Doc, d: &Decision, keep: &mut [bool]) {
         let p = e.parent as usize;
         toc[i] = if toc[p] != 0 {
             toc[p]
-        } else if near_best(i)
-            && !e.hidden
+        } else if !e.hidden
             && doc
                 .ident(e)
                 .split_ascii_whitespace()
                 .any(|w| TOC_WORDS.contains(&w))
+            && near_best(i)
         {
             any = true;
             i as u32

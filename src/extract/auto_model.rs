@@ -28,7 +28,7 @@ use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
 use super::auto_blocks::{is_prose, Block, Decision};
-use super::auto_lang::{is_cjk, len_bit, Stopwords};
+use super::auto_lang::{is_cjk, len_bit, word_key, Stopwords};
 use super::auto_words::{
     words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_ARTICLEBODY, W_CAPTION,
     W_META,
@@ -415,13 +415,32 @@ struct TextStats {
 struct TitleWords {
     words: Vec<String>,
     filter: u64,
+    /// The [`word_key`]s of the words of at most eight bytes, all ASCII, sorted: an ASCII
+    /// word of the text that short is looked up by its key, with no string compared.
+    short: Vec<u64>,
 }
 
 impl TitleWords {
     fn new(title: Option<&str>) -> TitleWords {
         let words = title_words(title);
         let filter = words.iter().fold(0, |f, w| f | Self::bit(w));
-        TitleWords { words, filter }
+        let mut short: Vec<u64> = words
+            .iter()
+            .filter(|w| w.is_ascii())
+            .filter_map(|w| word_key(w.as_bytes()))
+            .collect();
+        short.sort_unstable();
+        TitleWords {
+            words,
+            filter,
+            short,
+        }
+    }
+
+    /// [`TitleWords::contains`] of a word of letters and digits, lower-cased, of at most
+    /// eight bytes, given as its [`word_key`].
+    fn contains_key(&self, key: u64) -> bool {
+        self.short.binary_search(&key).is_ok()
     }
 
     fn bit(w: &str) -> u64 {
@@ -671,13 +690,14 @@ fn ascii_word(w: &[u8], title: &TitleWords, sw: &Stopwords, t: &mut TextStats, l
         return;
     }
     let first = (key >> 56) as u8;
-    let long_stop = if n <= 8 {
-        t.stopwords += u32::from(sw.has_key(key));
-        false
-    } else {
-        sw.may_have_long(first, n as usize)
-    };
     let in_title = title.filter & TitleWords::bit_of(first, n as usize) != 0;
+    if n <= 8 {
+        // `key` is the whole word's: no copy of it is needed.
+        t.stopwords += u32::from(sw.has_key(key));
+        t.title_words += u32::from(in_title && title.contains_key(key));
+        return;
+    }
+    let long_stop = sw.may_have_long(first, n as usize);
     if long_stop || in_title {
         lw.clear();
         lw.extend(
