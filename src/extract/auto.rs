@@ -732,7 +732,8 @@ fn keep_contents_of_other_pages(doc: &Doc, d: &Decision, keep: &mut [bool]) {
                 .iter()
                 .any(|&a| a != 0 && holds(a, best))
     };
-    // Per element: the outermost table of contents in the region that holds it (0: none).
+    // Per element: the outermost table of contents in or beside the region that holds it
+    // (0: none).
     let mut toc = vec![0u32; n];
     let mut any = false;
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
