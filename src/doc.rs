@@ -394,7 +394,7 @@ impl<'a> Builder<'a> {
             line += 1;
             from = nl + 1;
         };
-        if bytes.len() < SHORT_TEXT_BYTES {
+        if bytes.len() < crate::tokenize::SHORT_RUN_BYTES {
             for (nl, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b'\n') {
                 split(nl, self);
             }
@@ -1189,9 +1189,6 @@ fn style_hides(value: &str, buf: &mut String) -> bool {
     buf.make_ascii_lowercase();
     buf.contains("display:none") || buf.contains("visibility:hidden")
 }
-
-/// Text runs shorter than this are split into lines byte by byte ([`Builder::text`]).
-const SHORT_TEXT_BYTES: usize = 32;
 
 /// Appends the words of `piece` (split at Unicode whitespace, as [`str::split_whitespace`])
 /// to `out`, joined by single spaces; returns the characters appended.

@@ -25,6 +25,8 @@
 //! Cost: whatlang is linear in the sample, a few tens of microseconds per page at this size
 //! (docs/corpus.md has the measurement).
 
+use crate::extract::auto_lang::word_key;
+
 /// Bytes of text the detector reads at most.
 pub const SAMPLE_BYTES: usize = 1024;
 /// Bytes of the sample whatlang reads (its cost is linear in them; see docs/corpus.md).
@@ -227,21 +229,30 @@ const ENGLISH_MIN_WORDS: usize = 12;
 /// function words over 0.4 (typical English prose), capped at 1, rounded like the
 /// detector's: 0.63 at the threshold, 1.0 for ordinary prose.
 fn english_score(sample: &str) -> Option<f32> {
+    // The function words as integer keys (`auto`'s stopword keys), so each step of the
+    // search is one compare, not a call to `memcmp`.
     static KEYS: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
     let keys = KEYS.get_or_init(|| {
-        let mut k: Vec<u64> = ENGLISH_FUNCTION_WORDS.iter().map(|w| word_key(w)).collect();
+        let mut k: Vec<u64> = ENGLISH_FUNCTION_WORDS
+            .iter()
+            .filter_map(|w| word_key(w))
+            .collect();
         k.sort_unstable();
         k
     });
     let (mut words, mut stops) = (0usize, 0usize);
+    let mut buf = [0u8; 8];
     for w in sample.split_whitespace() {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
         if w.is_empty() {
             continue;
         }
         words += 1;
-        if w.len() <= 8 && w.is_ascii() {
-            stops += usize::from(keys.binary_search(&word_key(w.as_bytes())).is_ok());
+        if w.len() <= buf.len() && w.is_ascii() {
+            let lw = &mut buf[..w.len()];
+            lw.copy_from_slice(w.as_bytes());
+            lw.make_ascii_lowercase();
+            stops += usize::from(word_key(lw).is_some_and(|k| keys.binary_search(&k).is_ok()));
         }
     }
     if words < ENGLISH_MIN_WORDS || stops * 4 < words {
@@ -251,16 +262,7 @@ fn english_score(sample: &str) -> Option<f32> {
     Some(((share / 0.4).min(1.0) * 100.0).round() / 100.0)
 }
 
-/// An ASCII word of at most eight bytes, lower-cased, as one number (its bytes little-endian,
-/// zeros after): two such words are equal, case aside, exactly when their keys are, as no
-/// letter or digit is a zero byte. One integer compare per step of [`english_score`]'s search.
-fn word_key(w: &[u8]) -> u64 {
-    w.iter().take(8).enumerate().fold(0, |k, (i, b)| {
-        k | u64::from(b.to_ascii_lowercase()) << (8 * i)
-    })
-}
-
-/// English function words (sorted; each at most eight bytes, see [`word_key`]).
+/// English function words (sorted; each at most eight bytes, so each has a [`word_key`]).
 const ENGLISH_FUNCTION_WORDS: &[&[u8]] = &[
     b"a", b"about", b"after", b"all", b"also", b"an", b"and", b"are", b"as", b"at", b"be", b"been",
     b"but", b"by", b"can", b"could", b"do", b"does", b"for", b"from", b"had", b"has", b"have",
@@ -388,10 +390,6 @@ mod tests {
     fn english_function_words_are_sorted_and_decide_plain_english() {
         assert!(ENGLISH_FUNCTION_WORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(ENGLISH_FUNCTION_WORDS.iter().all(|w| w.len() <= 8));
-        // A word's key is its lower-cased bytes'; eight bytes of letters fill it.
-        assert_eq!(word_key(b"The"), word_key(b"the"));
-        assert_ne!(word_key(b"the"), word_key(b"them"));
-        assert_eq!(word_key(b"ABCDEFGH"), u64::from_le_bytes(*b"abcdefgh"));
         let en = "The council approved the plan for the river on Tuesday, after a long debate that ran late into the night.";
         assert_eq!(english_score(en), Some(1.0));
         let de = "Der Stadtrat hat am Dienstag nach langer Debatte den Plan für den Fluss beschlossen, der seit Jahren umstritten war.";

@@ -220,11 +220,16 @@ fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
 /// How many bytes [`find_byte`] reads before it calls memchr.
 const SHORT_SCAN: usize = 16;
 
-/// Whether `b` holds a `&`: memchr for long runs; a short one (most text between two tags,
-/// most attribute values) byte by byte, which costs less than setting the search up.
+/// Runs shorter than this are searched byte by byte rather than by memchr, whose set-up
+/// costs more than such a read: most text between two tags, most attribute values
+/// ([`has_ampersand`], and the line split of `Doc`'s text runs).
+pub(crate) const SHORT_RUN_BYTES: usize = 32;
+
+/// Whether `b` holds a `&`: memchr for long runs, a short one byte by byte
+/// ([`SHORT_RUN_BYTES`]).
 #[inline]
 fn has_ampersand(b: &[u8]) -> bool {
-    if b.len() < 32 {
+    if b.len() < SHORT_RUN_BYTES {
         b.contains(&b'&')
     } else {
         memchr(b'&', b).is_some()
