@@ -25,6 +25,7 @@
 //!
 //! Refuses nothing; limits (`Limits`) cap the depth that is tracked and the attribute bytes kept.
 
+use crate::script;
 use crate::tokenize::{decode_attr, decode_text, Tag, Token, TokenKind, Tokenizer};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -86,7 +87,9 @@ pub struct Element {
 pub struct Segment {
     /// Whitespace-collapsed, trimmed text as a range of [`Doc::text`].
     pub text: Range<u32>,
-    /// Characters (not bytes) in `text`.
+    /// Characters (not bytes) in `text`, by their width ([`crate::script::width`]: a
+    /// Chinese character or kana counts as three, a Hangul syllable as two), so that length
+    /// thresholds read every script alike.
     pub chars: u32,
     /// Innermost open element.
     pub element: u32,
@@ -1319,7 +1322,9 @@ fn single_spaced_words_bytewise(b: &[u8]) -> bool {
     b.iter().all(|c| (0x20..0x7f).contains(c)) && !b.windows(2).any(|w| w == b"  ")
 }
 
-/// The obvious [`collapse_whitespace`]: `split_whitespace` and a character count per word.
+/// The obvious [`collapse_whitespace`]: `split_whitespace` and a width per word
+/// ([`script::width`]: a Chinese character or kana counts as three characters, a Hangul
+/// syllable as two).
 fn collapse_whitespace_chars(piece: &str, out: &mut String) -> u32 {
     let mut chars = 0u32;
     for word in piece.split_whitespace() {
@@ -1328,7 +1333,7 @@ fn collapse_whitespace_chars(piece: &str, out: &mut String) -> u32 {
             chars += 1;
         }
         out.push_str(word);
-        chars += word.chars().count() as u32;
+        chars += script::text_width(word);
     }
     chars
 }
@@ -1616,6 +1621,28 @@ mod tests {
         assert_eq!(doc.lang.as_deref(), Some("de"));
         assert_eq!(doc.meta, vec![("description".into(), "About it".into())]);
         assert_eq!(doc.segments.len(), 1);
+    }
+
+    #[test]
+    fn a_chinese_paragraph_is_as_long_as_its_english_translation() {
+        // Segments measure text by its width (`script::width`), so a length threshold set
+        // on English reads a translation alike.
+        let en = Doc::parse("<p>The city council approved the plan for the river on Tuesday.</p>");
+        let zh = Doc::parse("<p>市议会星期二批准了这条河的计划。</p>");
+        let ko = Doc::parse("<p>시의회는 화요일에 강에 대한 계획을 승인했다.</p>");
+        let (en, zh, ko) = (
+            en.segments[0].chars,
+            zh.segments[0].chars,
+            ko.segments[0].chars,
+        );
+        assert_eq!(en, 60);
+        assert_eq!(zh, 15 * 3 + 1);
+        assert_eq!(ko, 19 * 2 + 6);
+        for w in [zh, ko] {
+            assert!(en * 2 / 3 <= w && w <= en * 3 / 2, "{w} against {en}");
+        }
+        // Accented Latin letters are one character each, as before.
+        assert_eq!(Doc::parse("<p>Zürich café</p>").segments[0].chars, 11);
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub mod react_stream;
 pub mod record;
 pub mod records;
 pub mod resume;
+mod script;
 pub mod stats;
 pub mod structured;
 mod swar;

@@ -13,6 +13,8 @@
 use std::sync::OnceLock;
 
 use crate::doc::Doc;
+pub(crate) use crate::script::is_cjk;
+use crate::script::is_han_or_kana;
 
 /// Bytes of page text the detector reads: enough for a confident trigram profile, little
 /// enough that detection stays a small share of a page's extraction. whatlang is not cheap:
@@ -263,6 +265,15 @@ pub(crate) fn word_count(text: &str) -> usize {
     text.split_whitespace().map(token_words).sum()
 }
 
+/// The words of a whitespace-free token that holds Chinese characters or kana, counted as
+/// [`word_count`] counts them; `None` for any other token (one word, as written).
+pub(crate) fn spaceless_words(token: &str) -> Option<u32> {
+    token
+        .chars()
+        .any(is_han_or_kana)
+        .then(|| token_words(token) as u32)
+}
+
 /// Words in one whitespace-free token ([`word_count`]).
 fn token_words(token: &str) -> usize {
     let (mut words, mut in_run) = (0, false);
@@ -279,20 +290,6 @@ fn token_words(token: &str) -> usize {
     }
     // Punctuation alone ("—", "•") is a word to a whitespace split, as everywhere else.
     words.max(1)
-}
-
-/// Chinese characters and Japanese kana: scripts written without spaces between words.
-fn is_han_or_kana(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}' // Hiragana, Katakana
-        | '\u{3400}'..='\u{4DBF}' // CJK Extension A
-        | '\u{4E00}'..='\u{9FFF}' // CJK Unified Ideographs
-        | '\u{F900}'..='\u{FAFF}') // CJK Compatibility Ideographs
-}
-
-/// Chinese, Japanese and Korean characters: the ones counted in a CJK language's density.
-pub(crate) fn is_cjk(c: char) -> bool {
-    is_han_or_kana(c) || ('\u{AC00}'..='\u{D7AF}').contains(&c) // Hangul syllables
 }
 
 impl Stopwords {

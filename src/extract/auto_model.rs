@@ -28,7 +28,7 @@ use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
 use super::auto_blocks::{is_prose, Block, Decision};
-use super::auto_lang::{is_cjk, len_bit, word_key, Stopwords};
+use super::auto_lang::{is_cjk, len_bit, spaceless_words, word_key, Stopwords};
 use super::auto_words::{
     words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_ARTICLEBODY, W_CAPTION,
     W_META,
@@ -822,7 +822,7 @@ fn title_words(title: Option<&str>) -> Vec<String> {
 /// A word through the Unicode path: its length and capital into `t`, its lower-cased
 /// letters and digits into `lw`.
 fn unicode_word(w: &str, lw: &mut String, t: &mut TextStats) {
-    t.word_chars += w.chars().count() as u32;
+    t.word_chars += crate::script::text_width(w);
     if w.chars().next().is_some_and(char::is_uppercase) {
         t.cap_words += 1;
     }
@@ -900,11 +900,13 @@ fn text_stats(text: &str, title: &TitleWords, sw: &Stopwords) -> TextStats {
             ascii_word(w.as_bytes(), title, sw, &mut t, &mut lw);
         }),
         Words::Unicode(ws) => ws.for_each(|w| {
-            t.words += 1;
             if w.is_ascii() {
+                t.words += 1;
                 ascii_word(w.as_bytes(), title, sw, &mut t, &mut lw);
                 return;
             }
+            // A run of Chinese or Japanese is many words written without spaces.
+            t.words += spaceless_words(w).unwrap_or(1);
             lw.clear();
             unicode_word(w, &mut lw, &mut t);
             // (Whitespace holds no letters or digits: counting word by word counts the text.)
@@ -974,7 +976,11 @@ fn text_stats_slow(text: &str, title: &[String], sw: &SlowStopwords) -> TextStat
     let mut t = TextStats::default();
     let mut lw = String::new();
     for w in text.split_whitespace() {
-        t.words += 1;
+        t.words += if w.is_ascii() {
+            1
+        } else {
+            spaceless_words(w).unwrap_or(1)
+        };
         lw.clear();
         unicode_word(w, &mut lw, &mut t);
         if lw.is_empty() {
@@ -1920,6 +1926,29 @@ mod tests {
                 (0, false),
                 "{lang}: {text}"
             );
+        }
+    }
+
+    #[test]
+    fn chinese_and_japanese_count_a_word_per_character_three_letters_wide() {
+        // Written without spaces, a sentence would be one "word" of 16 characters: as long
+        // as a URL, as few words as a button. Counted per character, each three letters
+        // wide, its words and their length read like those of a sentence.
+        let zh = "市议会星期二批准了这条河的计划。";
+        let t = text_stats(zh, &TitleWords::new(None), Stopwords::of("zh"));
+        assert_eq!((t.words, t.word_chars), (15, 15 * 3 + 1));
+        let ja = "市議会は火曜日に川の計画を承認した。";
+        let t = text_stats(ja, &TitleWords::new(None), Stopwords::of("ja"));
+        assert_eq!((t.words, t.word_chars), (17, 17 * 3 + 1));
+        // Korean spaces its words: counted as written, each syllable two letters wide.
+        let ko = "시의회는 화요일에 계획을 승인했다.";
+        let t = text_stats(ko, &TitleWords::new(None), Stopwords::of("ko"));
+        assert_eq!((t.words, t.word_chars), (4, 15 * 2 + 1));
+        // The twin agrees.
+        for (text, lang) in [(zh, "zh"), (ja, "ja"), (ko, "ko")] {
+            let fast = text_stats(text, &TitleWords::new(None), Stopwords::of(lang));
+            let slow = text_stats_slow(text, &[], &SlowStopwords::of(lang));
+            assert_eq!((fast.words, fast.word_chars), (slow.words, slow.word_chars));
         }
     }
 
