@@ -87,7 +87,7 @@ pub struct Element {
 pub struct Segment {
     /// Whitespace-collapsed, trimmed text as a range of [`Doc::text`].
     pub text: Range<u32>,
-    /// Characters (not bytes) in `text`, by their width ([`crate::script::width`]: a
+    /// Characters (not bytes) in `text`, by their width (the crate's `script::width`: a
     /// Chinese character or kana counts as three, a Hangul syllable as two), so that length
     /// thresholds read every script alike.
     pub chars: u32,
