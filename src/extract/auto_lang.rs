@@ -13,8 +13,7 @@
 use std::sync::OnceLock;
 
 use crate::doc::Doc;
-pub(crate) use crate::script::is_cjk;
-use crate::script::is_han_or_kana;
+use crate::script::{is_cjk, is_han_or_kana};
 
 /// Bytes of page text the detector reads: enough for a confident trigram profile, little
 /// enough that detection stays a small share of a page's extraction. whatlang is not cheap:

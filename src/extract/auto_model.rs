@@ -27,8 +27,10 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 use serde::Deserialize;
 
+use crate::script::{is_cjk, text_width};
+
 use super::auto_blocks::{is_prose, Block, Decision};
-use super::auto_lang::{is_cjk, len_bit, spaceless_words, word_key, Stopwords};
+use super::auto_lang::{len_bit, spaceless_words, word_key, Stopwords};
 use super::auto_words::{
     words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_ARTICLEBODY, W_CAPTION,
     W_META,
@@ -835,7 +837,7 @@ fn title_words(title: Option<&str>) -> Vec<String> {
 /// A word (`n` words for a run of Chinese or Japanese) through the Unicode path: its
 /// length and capital into `t`, its lower-cased letters and digits into `lw`.
 fn unicode_word(w: &str, n: u32, lw: &mut String, t: &mut TextStats) {
-    t.word_chars += crate::script::text_width(w);
+    t.word_chars += text_width(w);
     match w.chars().next() {
         Some(c) if c.is_uppercase() => t.cap_words += 1,
         Some(c) if is_caseless(c) => t.caseless_words += n,
