@@ -75,8 +75,9 @@ pub struct Element {
     pub seg_end: u32,
     /// Lower-cased `id class role itemprop` words, as a range of [`Doc::idents`].
     pub ident: Range<u32>,
-    /// The element carries `hidden`, `aria-hidden="true"` or an inline `display:none` /
-    /// `visibility:hidden` style.
+    /// The element carries `hidden`, `aria-hidden="true"`, an inline `display:none` /
+    /// `visibility:hidden` style or a screen-reader-only class (`sr-only`,
+    /// `visually-hidden`, `screen-reader-text`, ...).
     pub hidden: bool,
     /// A hyperlink: an `<a>` with an `href` (an `<a name=...>` anchor is not a link).
     pub link: bool,
@@ -640,6 +641,7 @@ impl<'a> Builder<'a> {
                 || name.eq_ignore_ascii_case("itemprop")
                 || name.eq_ignore_ascii_case("itemtype");
             if keep {
+                hidden |= name.eq_ignore_ascii_case("class") && visually_hidden_class(value);
                 let budget = self
                     .limits
                     .max_ident_bytes
@@ -1183,6 +1185,63 @@ pub fn is_removed(tag: Tag) -> bool {
     )
 }
 
+/// The utility classes that hide an element from sight but not from screen readers
+/// (Bootstrap's `sr-only` and `visually-hidden`, WordPress's `screen-reader-text`,
+/// Drupal's `element-invisible`, Foundation's `show-for-sr`, GOV.UK's
+/// `govuk-visually-hidden`, eBay's `clipped`, the `visuallyHidden`, `srOnly` and
+/// `hiddenVisually` of CSS modules and BigCommerce): every site's stylesheet clips them to
+/// a pixel. Their text repeats what the page shows ("EUR 163.12EUR 163.12", "Seller's
+/// other itemsSeller's other items") or labels what it draws ("Rated 4 out of 5", "opens
+/// in a new window", "Skip to content"); a reader of the page never sees it, and neither
+/// does a person who marks a page's main text. A class word is one of these, or ends in
+/// one after `-` or `_` (`usa-sr-only`, `u-visually-hidden`, `u-srOnly`).
+fn visually_hidden_class(class: &str) -> bool {
+    /// Whether `w` is `word` or ends in `-word` / `_word`. Case counts, as it does for
+    /// class selectors in CSS.
+    fn is(w: &[u8], word: &str) -> bool {
+        let h = word.as_bytes();
+        w.ends_with(h) && (w.len() == h.len() || matches!(w[w.len() - h.len() - 1], b'-' | b'_'))
+    }
+    fn hides(w: &[u8]) -> bool {
+        match w[w.len() - 1] {
+            b'y' => {
+                is(w, "sr-only")
+                    || is(w, "srOnly")
+                    || is(w, "screenReaderOnly")
+                    || is(w, "screen-reader-only")
+                    || is(w, "screenreader-only")
+                    || is(w, "hidden-visually")
+                    || is(w, "hiddenVisually")
+            }
+            b'n' => is(w, "visually-hidden") || is(w, "visuallyhidden") || is(w, "visuallyHidden"),
+            b't' => is(w, "screen-reader-text") || is(w, "screenReaderText"),
+            b'e' => {
+                is(w, "element-invisible")
+                    || is(w, "sr-only-focusable")
+                    || is(w, "visually-hidden-focusable")
+            }
+            b'r' => is(w, "show-for-sr"),
+            b'd' => is(w, "clipped"),
+            _ => false,
+        }
+    }
+    // One pass over the bytes (this runs on every class attribute of a page): every word
+    // above is at least 6 bytes, and a word's last byte picks the few it can be.
+    let b = class.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i - start >= 6 && hides(&b[start..i]) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Whether a `style` attribute hides its element: `display:none` or `visibility:hidden`
 /// once whitespace is removed and ASCII lower-cased. `buf` is scratch, so the many `style`
 /// attributes of a page cost no allocation; `style_hides_slow` is the obvious twin.
@@ -1557,6 +1616,63 @@ mod tests {
             .filter(|s| !s.hidden)
             .map(|s| doc.seg_text(s))
             .collect()
+    }
+
+    #[test]
+    fn text_for_screen_readers_only_is_hidden() {
+        let doc = Doc::parse(
+            "<body><a class=\"skip-link screen-reader-text\" href=\"#c\">Skip to content</a>\
+             <p>EUR 163.12<span class=\"clipped\">EUR 163.12</span></p>\
+             <p>Rated <span class=\"sr-only\">4 out of 5</span><span class=\"usa-sr-only\">x</span>\
+             <span class=\"govuk-visually-hidden\">y</span><span class=\"visuallyhidden\">z</span></p>\
+             <p class=\"not-sr-only-note\">Shown</p><p class=\"clipped-corner\">Shown too</p>\
+             <p class=\"écran clipped\">Hidden, after a non-ASCII word</p></body>",
+        );
+        assert_eq!(
+            visible_texts(&doc),
+            ["EUR 163.12", "Rated", "Shown", "Shown too"]
+        );
+    }
+
+    #[test]
+    fn visually_hidden_classes_worked_examples() {
+        for class in [
+            "sr-only",
+            "btn sr-only-focusable",
+            "visually-hidden-focusable",
+            "u-visually-hidden",
+            "a11y_visuallyhidden",
+            "screen-reader-text",
+            "screen-reader-only",
+            "screenreader-only",
+            "element-invisible",
+            "show-for-sr",
+            "hidden-visually",
+            "clipped",
+            "_siteActions_1e8p0_79 visuallyHidden",
+            "srOnly",
+            "u-hiddenVisually",
+        ] {
+            assert!(visually_hidden_class(class), "{class}");
+        }
+        for class in [
+            "",
+            "only",
+            "hidden",
+            "d-none",
+            "srs-only",
+            "psr-only",
+            "clipped-text",
+            "unclipped",
+            "visually-hiddenx",
+            "show-for-small",
+            "é",
+            "ééééé-sr-only-é",
+            "SR-ONLY",
+            "VisuallyHidden",
+        ] {
+            assert!(!visually_hidden_class(class), "{class}");
+        }
     }
 
     #[test]
