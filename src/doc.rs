@@ -79,6 +79,9 @@ pub struct Element {
     /// `visibility:hidden` style or a screen-reader-only class (`sr-only`,
     /// `visually-hidden`, `screen-reader-text`, ...).
     pub hidden: bool,
+    /// Hidden by a screen-reader-only class alone: its text is not shown, but it is read
+    /// aloud (an `<h1 class="sr-only">` is the page's heading to a screen reader).
+    pub screen_reader_only: bool,
     /// A hyperlink: an `<a>` with an `href` (an `<a name=...>` anchor is not a link).
     pub link: bool,
 }
@@ -298,6 +301,17 @@ struct Builder<'a> {
     data_bytes: usize,
 }
 
+/// What [`Builder::attributes`] reads of a start tag.
+struct Attributes<'a> {
+    ident: Range<u32>,
+    /// Hidden for any reason: [`Element::hidden`].
+    hidden: bool,
+    /// Hidden by a screen-reader-only class alone: [`Element::screen_reader_only`].
+    screen_reader_only: bool,
+    /// The first `href`, raw.
+    href: Option<&'a str>,
+}
+
 impl<'a> Builder<'a> {
     fn new(src: &'a str, limits: Limits) -> Self {
         let mut doc = Doc::default();
@@ -310,6 +324,7 @@ impl<'a> Builder<'a> {
             seg_end: 0,
             ident: 0..0,
             hidden: false,
+            screen_reader_only: false,
             link: false,
         });
         doc.text.reserve(src.len() / 4);
@@ -580,7 +595,12 @@ impl<'a> Builder<'a> {
             self.untracked += 1;
             return;
         }
-        let (ident, hidden, href) = self.attributes(t);
+        let Attributes {
+            ident,
+            hidden,
+            screen_reader_only,
+            href,
+        } = self.attributes(t);
         let link = tag == Tag::A && href.is_some();
         if let Some(h) = href.filter(|_| link && self.limits.hrefs) {
             self.doc
@@ -599,6 +619,7 @@ impl<'a> Builder<'a> {
             seg_end: seg_start,
             ident,
             hidden,
+            screen_reader_only,
             link,
         });
         self.tag_unit(UnitKind::Open, index, tag, t.line);
@@ -626,13 +647,19 @@ impl<'a> Builder<'a> {
 
     /// id/class/role/itemprop words, visibility and the raw `href` (its first one) of a
     /// start tag.
-    fn attributes(&mut self, t: &Token) -> (Range<u32>, bool, Option<&'a str>) {
+    fn attributes(&mut self, t: &Token) -> Attributes<'a> {
         let start = self.doc.idents.len();
         let mut hidden = false;
+        let mut screen_reader_only = false;
         let mut href = None;
         // Fast path: no attributes at all.
         if t.end - t.start <= t.name(self.src).len() + 3 {
-            return (start as u32..start as u32, false, None);
+            return Attributes {
+                ident: start as u32..start as u32,
+                hidden: false,
+                screen_reader_only: false,
+                href: None,
+            };
         }
         for (name, value) in t.attrs(self.src) {
             let keep = name.eq_ignore_ascii_case("id")
@@ -641,7 +668,8 @@ impl<'a> Builder<'a> {
                 || name.eq_ignore_ascii_case("itemprop")
                 || name.eq_ignore_ascii_case("itemtype");
             if keep {
-                hidden |= name.eq_ignore_ascii_case("class") && visually_hidden_class(value);
+                screen_reader_only |=
+                    name.eq_ignore_ascii_case("class") && visually_hidden_class(value);
                 let budget = self
                     .limits
                     .max_ident_bytes
@@ -684,7 +712,12 @@ impl<'a> Builder<'a> {
             let ident = self.doc.idents.get(start..).unwrap_or("");
             hidden = !(folded_panel(ident) || streamed_segment(ident));
         }
-        (start as u32..self.doc.idents.len() as u32, hidden, href)
+        Attributes {
+            ident: start as u32..self.doc.idents.len() as u32,
+            hidden: hidden || screen_reader_only,
+            screen_reader_only: screen_reader_only && !hidden,
+            href,
+        }
     }
 
     /// Reddit's `<shreddit-title title="Post title : r/sub">`: the title its script gives

@@ -584,7 +584,13 @@ fn h1_candidates(doc: &Doc) -> (Vec<H1>, Option<String>) {
             let el = doc.elements.get(s.element as usize);
             el.is_some_and(|el| el.tag != Tag::H1 && doc.ident(el).split(' ').any(|w| w == "label"))
         };
-        let Some(text) = clean(&element_text_without(doc, e.seg_start, e.seg_end, is_label)) else {
+        // An `<h1 class="sr-only">`, or one in a `visually-hidden` block, is the page's
+        // heading to a screen reader ("Ars Technica homepage" above a grid of stories): a
+        // candidate, though not shown.
+        let for_screen_readers = spoken_only(doc, e);
+        let spoken = |s: &crate::doc::Segment| for_screen_readers || !s.hidden;
+        let text = element_text_where(doc, e.seg_start, e.seg_end, |s| spoken(s) && !is_label(s));
+        let Some(text) = clean(&text) else {
             continue;
         };
         if site_mark {
@@ -607,11 +613,30 @@ fn h1_candidates(doc: &Doc) -> (Vec<H1>, Option<String>) {
                 .segments
                 .get(e.seg_start as usize..e.seg_end as usize)
                 .unwrap_or(&[]);
-            let linked = segs.iter().filter(|s| !s.hidden).all(|s| s.link);
+            let linked = segs.iter().filter(|s| spoken(s)).all(|s| s.link);
             out.push(H1 { text, linked });
         }
     }
     (out, branding)
+}
+
+/// Whether `e` is hidden by a screen-reader-only class (its own or an ancestor's) and by
+/// nothing else: its text is read aloud, though not shown.
+fn spoken_only(doc: &Doc, e: &crate::doc::Element) -> bool {
+    let mut spoken = false;
+    let mut el = e;
+    // Bounded by the depth: every element's parent comes before it, the root is its own.
+    for _ in 0..=e.depth {
+        if el.hidden && !el.screen_reader_only {
+            return false;
+        }
+        spoken |= el.screen_reader_only;
+        match doc.elements.get(el.parent as usize) {
+            Some(p) if !std::ptr::eq(p, el) => el = p,
+            _ => break,
+        }
+    }
+    spoken
 }
 
 /// Whether `id class role itemprop` words mark the site's name or logo, not a page's
@@ -636,20 +661,21 @@ fn names_the_site(ident: &str) -> bool {
 
 /// Visible text of `segments[from..to]`, words joined by single spaces.
 fn element_text(doc: &Doc, from: u32, to: u32) -> String {
-    element_text_without(doc, from, to, |_| false)
+    element_text_where(doc, from, to, |s| !s.hidden)
 }
 
-/// [`element_text`] without the segments `skip` names.
-fn element_text_without(
+/// The text of the segments of `segments[from..to]` that `keep` names, words joined by
+/// single spaces.
+fn element_text_where(
     doc: &Doc,
     from: u32,
     to: u32,
-    skip: impl Fn(&crate::doc::Segment) -> bool,
+    keep: impl Fn(&crate::doc::Segment) -> bool,
 ) -> String {
     let mut out = String::new();
     let segs = doc.segments.get(from as usize..to as usize).unwrap_or(&[]);
     let mut prev: Option<&crate::doc::Segment> = None;
-    for s in segs.iter().filter(|s| !s.hidden && !skip(s)) {
+    for s in segs.iter().filter(|s| keep(s)) {
         if let Some(p) = prev {
             if p.space_after || s.space_before || p.block != s.block || p.line != s.line {
                 out.push(' ');
@@ -2271,6 +2297,32 @@ mod tests {
             <h1>A Backpacking Checklist</h2><p>January 1, 2025</p><p>x</p>"#;
         let m = read(html, PageType::Article, None);
         assert_eq!(m.title.as_deref(), Some("A Backpacking Checklist"));
+    }
+
+    #[test]
+    fn an_h1_for_screen_readers_is_a_title_but_a_hidden_one_is_not() {
+        // A home page's heading for screen readers; then one inside a visually-hidden block
+        // (Drupal's page-title block); then one both visually hidden and `display:none`.
+        let title = |h1: &str| {
+            let html = format!(
+                "<title>Smart Thermostats | PSE&amp;G Energy Efficiency Programs</title>\
+                 <body>{h1}<p>x</p></body>"
+            );
+            read(&html, PageType::Article, None).title
+        };
+        assert_eq!(
+            title(r#"<h1 class="sr-only">Smart Thermostats</h1>"#).as_deref(),
+            Some("Smart Thermostats")
+        );
+        assert_eq!(
+            title(r#"<div class="visually-hidden"><h1><span>Smart Thermostats</span></h1></div>"#)
+                .as_deref(),
+            Some("Smart Thermostats")
+        );
+        assert_eq!(
+            title(r#"<div style="display:none"><h1 class="sr-only">Other</h1></div>"#).as_deref(),
+            Some("Smart Thermostats | PSE&G Energy Efficiency Programs")
+        );
     }
 
     #[test]

@@ -198,6 +198,7 @@ impl<'a> Iterator for Attrs<'a> {
 
 /// Decode character references in text (full HTML5 table, numeric references, the legacy
 /// semicolon-less forms). Borrows when there is nothing to decode.
+#[inline]
 pub fn decode_text(raw: &str) -> Cow<'_, str> {
     if !has_ampersand(raw.as_bytes()) {
         return Cow::Borrowed(raw);
