@@ -342,6 +342,7 @@ impl ExtractArgs {
                 markdown: self.markdown,
                 links: self.links,
             },
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             record_delay: std::env::var(TEST_DELAY_ENV)
                 .ok()
                 .and_then(|v| v.trim().parse::<u64>().ok())

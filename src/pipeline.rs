@@ -19,6 +19,11 @@
 //! - The **writer** puts results back in input order (a small reorder buffer bounded by the
 //!   pages in flight) and writes them with [`crate::output::ShardWriter`]. So output is
 //!   byte-identical whatever `--threads` is.
+//! - On **one CPU** (the process may run on one only: `taskset -c 0`, a cpuset, a Slurm task
+//!   of `--cpus-per-task=1`) with one worker, the three take turns on the reader's thread, a
+//!   batch at a time: no hand-overs, and each batch is extracted while its bytes are still in
+//!   the cache. Same shards, errors and counts (`tests/one_cpu.rs`); on big.warc.gz pinned
+//!   to one core, 10% less time and half the peak RSS (benches/HISTORY.md).
 //!
 //! Records and outcomes travel in batches (up to 8 records within 256 KiB, or one larger
 //! record alone). Memory is bounded by an in-flight budget (`InFlight`): the reader sends a
@@ -209,6 +214,11 @@ pub struct Config {
     pub retry: input::RetryPolicy,
     /// Metadata, language and language filter choices ([`crate::corpus`]).
     pub corpus: crate::corpus::CorpusOptions,
+    /// CPUs this process may run on ([`std::thread::available_parallelism`], which follows
+    /// `taskset`, cpusets and CPU quotas, as a Slurm task's `--cpus-per-task=1`). With one,
+    /// and one worker, an input is read, extracted and written on one thread (see
+    /// [`run_input`]).
+    pub cores: usize,
     /// Sleep this long per record read (tests only: makes a run slow enough to interrupt;
     /// set from `WARCSIFT_TEST_DELAY_MS`).
     pub record_delay: Option<Duration>,
@@ -422,18 +432,14 @@ impl Batch {
         self.jobs.len() >= self.max || self.bytes >= BATCH_BYTES
     }
 
-    /// Sends the batch (if not empty) once the budget has room for it, and starts a new one;
-    /// false when the workers or the writer are gone.
-    fn send(&mut self, tx: &Sender<Vec<Job>>, budget: &InFlight) -> bool {
+    /// Hands the batch (if not empty) with its bytes to `deliver`, and starts a new one;
+    /// false when `deliver` says nobody will write it (the workers or the writer are gone).
+    fn flush(&mut self, deliver: &mut impl FnMut(Vec<Job>, usize) -> bool) -> bool {
         if self.jobs.is_empty() {
             return true;
         }
-        if !budget.acquire(self.bytes) {
-            return false;
-        }
         let jobs = std::mem::replace(&mut self.jobs, Vec::with_capacity(self.max));
-        self.bytes = 0;
-        tx.send(jobs).is_ok()
+        deliver(jobs, std::mem::take(&mut self.bytes))
     }
 }
 
@@ -835,112 +841,95 @@ fn run_input(
     } else {
         threads.max(1)
     };
-    let (job_tx, job_rx) = bounded::<Vec<Job>>(threads * QUEUE_BATCHES_PER_WORKER);
-    let (out_tx, out_rx) = bounded::<Outcomes>(threads * QUEUE_BATCHES_PER_WORKER);
     let budget = InFlight::new(threads * IN_FLIGHT_PER_WORKER);
     let budget = &budget;
     let strict = cfg.strict;
-
-    let mut reader_stats = Stats::default();
-    let mut reader_errors: Vec<(u64, Option<String>, &str, String)> = Vec::new();
-    let mut source_error = None;
-    let mut no_record = None;
-    let result = std::thread::scope(|scope| {
-        // Workers.
-        for _ in 0..threads {
-            let (rx, tx) = (job_rx.clone(), out_tx.clone());
-            let (http_limits, source) = (cfg.http, source.as_str());
-            scope.spawn(move || {
+    let mut records = RecordReader::new(input, cfg.reader);
+    let mut read = ReadState::default();
+    let result = if threads == 1 && cfg.cores == 1 {
+        // One CPU: the reader's thread extracts and writes each batch as it is read. Three
+        // threads taking turns on one core would only add hand-overs, and a batch read
+        // megabytes earlier is out of the cache by the time its worker reaches it.
+        let mut order = InOrder::new(writer, progress, strict, &source, budget);
+        let mut failed = None;
+        read_batches(&mut records, cfg, progress, &mut read, &mut |jobs, _| {
+            let step = catch_unwind(AssertUnwindSafe(|| {
+                order.accept(work(jobs, methods, &cfg.http, &source))
+            }));
+            match step {
+                Ok(Ok(())) => true,
+                Ok(Err(e)) => {
+                    failed = Some(e);
+                    false
+                }
+                Err(_) => {
+                    failed = Some(PipelineError::Input {
+                        input: source.clone(),
+                        message: "the writer panicked".into(),
+                    });
+                    false
+                }
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => order.finish(),
+        }
+    } else {
+        let (job_tx, job_rx) = bounded::<Vec<Job>>(threads * QUEUE_BATCHES_PER_WORKER);
+        let (out_tx, out_rx) = bounded::<Outcomes>(threads * QUEUE_BATCHES_PER_WORKER);
+        std::thread::scope(|scope| {
+            // Workers.
+            for _ in 0..threads {
+                let (rx, tx) = (job_rx.clone(), out_tx.clone());
+                let (http_limits, source) = (cfg.http, source.as_str());
+                scope.spawn(move || {
+                    let _close = CloseOnDrop {
+                        budget,
+                        only_on_panic: true,
+                    };
+                    worker(rx, tx, methods, &http_limits, source)
+                });
+            }
+            drop(job_rx);
+            drop(out_tx);
+            // Writer.
+            let writer_handle = scope.spawn(|| {
                 let _close = CloseOnDrop {
                     budget,
-                    only_on_panic: true,
+                    only_on_panic: false,
                 };
-                worker(rx, tx, methods, &http_limits, source)
+                write_in_order(out_rx, writer, progress, strict, &source, budget)
             });
-        }
-        drop(job_rx);
-        drop(out_tx);
-        // Writer.
-        let writer_handle = scope.spawn(|| {
-            let _close = CloseOnDrop {
-                budget,
-                only_on_panic: false,
-            };
-            write_in_order(out_rx, writer, progress, strict, &source, budget)
-        });
-        // Reader, on this thread.
-        let mut records = RecordReader::new(input, cfg.reader);
-        let mut seq = 0u64;
-        let mut batch = Batch::new(if cfg.record_delay.is_some() {
-            1
-        } else {
-            BATCH_RECORDS
-        });
-        while let Some(event) = records.next() {
-            if let Some(delay) = cfg.record_delay {
-                std::thread::sleep(delay);
-            }
-            reader_stats.records_read += 1;
-            match event {
-                ReadEvent::Record(record) => {
-                    let ty = record
-                        .header
-                        .record_type()
-                        .unwrap_or("unknown")
-                        .to_ascii_lowercase();
-                    Stats::count(&mut reader_stats.records_by_type, &ty);
-                    if batch.would_overflow(record.block.len()) && !batch.send(&job_tx, budget) {
-                        break; // The writer stopped; its error is reported below.
-                    }
-                    batch.push(Job { seq, record });
-                    seq += 1;
-                    if batch.is_full() && !batch.send(&job_tx, budget) {
-                        break;
-                    }
-                }
-                ReadEvent::Skipped {
-                    reason,
-                    record_type,
-                    ..
-                } => {
-                    Stats::count(&mut reader_stats.records_by_type, &record_type);
-                    Stats::count(&mut reader_stats.skipped, reason.as_str());
-                }
-                ReadEvent::Error { offset, id, error } => {
-                    reader_stats.records_read -= 1;
-                    if let Some(repair) = error.repair_kind() {
-                        // A repair is logged, never an error of the input (not even with
-                        // --strict).
-                        Stats::count(&mut reader_stats.repairs, repair);
-                        reader_errors.push((offset, id, "repair", error.to_string()));
-                    } else {
-                        reader_stats.error("record");
-                        reader_errors.push((offset, id, "record", error.to_string()));
-                        if strict {
-                            break;
-                        }
-                    }
-                }
-            }
-            progress.set_bytes(records.position(), records.get_ref().raw_bytes_read());
-        }
-        batch.send(&job_tx, budget);
-        reader_stats.bytes_in = records.position();
-        source_error = records.get_ref().source_error();
-        if reader_stats.records_read == 0 {
-            let mut what = records.get_ref().describe();
-            if let Some((offset, _, _, first)) = reader_errors.first() {
-                what.push_str(&format!(" (the first error, at byte {offset}: {first})"));
-            }
-            no_record = Some(what);
-        }
-        drop(job_tx);
-        writer_handle.join().unwrap_or_else(|_| {
-            Err(PipelineError::Input {
-                input: source.clone(),
-                message: "the writer thread panicked".into(),
+            // Reader, on this thread.
+            read_batches(
+                &mut records,
+                cfg,
+                progress,
+                &mut read,
+                &mut |jobs, bytes| budget.acquire(bytes) && job_tx.send(jobs).is_ok(),
+            );
+            drop(job_tx);
+            writer_handle.join().unwrap_or_else(|_| {
+                Err(PipelineError::Input {
+                    input: source.clone(),
+                    message: "the writer thread panicked".into(),
+                })
             })
         })
+    };
+    let ReadState {
+        stats: mut reader_stats,
+        errors: reader_errors,
+    } = read;
+    reader_stats.bytes_in = records.position();
+    let source_error = records.get_ref().source_error();
+    let no_record = (reader_stats.records_read == 0).then(|| {
+        let mut what = records.get_ref().describe();
+        if let Some((offset, _, _, first)) = reader_errors.first() {
+            what.push_str(&format!(" (the first error, at byte {offset}: {first})"));
+        }
+        what
     });
     let (mut stats, worker_errors, shards) = result.map_err(InputError::Fatal)?;
     if let Some(message) = source_error {
@@ -994,6 +983,95 @@ fn run_input(
     })
 }
 
+/// What the reader counted and the records it could not read: (offset, record id, kind,
+/// message).
+#[derive(Default)]
+struct ReadState {
+    stats: Stats,
+    errors: Vec<(u64, Option<String>, &'static str, String)>,
+}
+
+/// Frames every record of `records`, counts what it reads into `read`, and hands the ones
+/// to extract, numbered and in batches, to `deliver` (with their bytes); stops early when
+/// `deliver` returns false (nobody will write them) or, with `--strict`, at the first bad
+/// record.
+fn read_batches(
+    records: &mut RecordReader<input::Input>,
+    cfg: &Config,
+    progress: &Progress,
+    read: &mut ReadState,
+    deliver: &mut impl FnMut(Vec<Job>, usize) -> bool,
+) {
+    let mut seq = 0u64;
+    let mut batch = Batch::new(if cfg.record_delay.is_some() {
+        1
+    } else {
+        BATCH_RECORDS
+    });
+    while let Some(event) = records.next() {
+        if let Some(delay) = cfg.record_delay {
+            std::thread::sleep(delay);
+        }
+        read.stats.records_read += 1;
+        match event {
+            ReadEvent::Record(record) => {
+                let ty = record
+                    .header
+                    .record_type()
+                    .unwrap_or("unknown")
+                    .to_ascii_lowercase();
+                Stats::count(&mut read.stats.records_by_type, &ty);
+                if batch.would_overflow(record.block.len()) && !batch.flush(deliver) {
+                    return; // The writer stopped; its error is reported by the caller.
+                }
+                batch.push(Job { seq, record });
+                seq += 1;
+                if batch.is_full() && !batch.flush(deliver) {
+                    return;
+                }
+            }
+            ReadEvent::Skipped {
+                reason,
+                record_type,
+                ..
+            } => {
+                Stats::count(&mut read.stats.records_by_type, &record_type);
+                Stats::count(&mut read.stats.skipped, reason.as_str());
+            }
+            ReadEvent::Error { offset, id, error } => {
+                read.stats.records_read -= 1;
+                if let Some(repair) = error.repair_kind() {
+                    // A repair is logged, never an error of the input (not even with
+                    // --strict).
+                    Stats::count(&mut read.stats.repairs, repair);
+                    read.errors.push((offset, id, "repair", error.to_string()));
+                } else {
+                    read.stats.error("record");
+                    read.errors.push((offset, id, "record", error.to_string()));
+                    if cfg.strict {
+                        break;
+                    }
+                }
+            }
+        }
+        // `RecordReader::position`, not `Iterator::position` of the `&mut` reader.
+        let at = RecordReader::position(records);
+        progress.set_bytes(at, records.get_ref().raw_bytes_read());
+    }
+    batch.flush(deliver);
+}
+
+/// One batch of records through [`run_job`], with the bytes it releases once written.
+fn work(jobs: Vec<Job>, methods: &Methods, limits: &http::Limits, source: &str) -> Outcomes {
+    Outcomes {
+        bytes: jobs.iter().map(|job| job.record.block.len()).sum(),
+        list: jobs
+            .iter()
+            .map(|job| (job.seq, run_job(job, methods, limits, source)))
+            .collect(),
+    }
+}
+
 fn worker(
     rx: Receiver<Vec<Job>>,
     tx: Sender<Outcomes>,
@@ -1002,15 +1080,7 @@ fn worker(
     source: &str,
 ) {
     for jobs in rx {
-        let outcomes = Outcomes {
-            bytes: jobs.iter().map(|job| job.record.block.len()).sum(),
-            list: jobs
-                .iter()
-                .map(|job| (job.seq, run_job(job, methods, limits, source)))
-                .collect(),
-        };
-        drop(jobs);
-        if tx.send(outcomes).is_err() {
+        if tx.send(work(jobs, methods, limits, source)).is_err() {
             return;
         }
     }
@@ -1109,32 +1179,73 @@ fn process(record: &RawRecord, methods: &Methods, limits: &http::Limits, source:
 
 type WorkerError = (u64, String, &'static str, String);
 
-/// Reorder outcomes by sequence number and write pages; returns the counts, the per-record
-/// errors and the final shard names. With `strict`, the first error stops it.
+/// The writer's side of [`InOrder`] on its own thread: every batch of `rx`, then
+/// [`InOrder::finish`].
 fn write_in_order(
     rx: Receiver<Outcomes>,
-    mut writer: ShardWriter,
+    writer: ShardWriter,
     progress: &Progress,
     strict: bool,
     source: &str,
     budget: &InFlight,
 ) -> Result<(Stats, Vec<WorkerError>, Vec<String>), PipelineError> {
-    let mut stats = Stats::default();
-    let mut errors = Vec::new();
-    let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
-    // Budget bytes to release once everything before the key (a batch's last seq + 1) is
-    // written.
-    let mut releases: BTreeMap<u64, usize> = BTreeMap::new();
-    let mut next = 0u64;
+    let mut order = InOrder::new(writer, progress, strict, source, budget);
     for batch in rx {
-        if let Some(&(last, _)) = batch.list.last() {
-            *releases.entry(last + 1).or_default() += batch.bytes;
-        } else {
-            budget.release(batch.bytes);
+        order.accept(batch)?;
+    }
+    order.finish()
+}
+
+/// Outcomes put back in input order by sequence number and written: the counts, the
+/// per-record errors and the shards. With `strict`, the first error stops it.
+struct InOrder<'a> {
+    writer: ShardWriter,
+    progress: &'a Progress,
+    strict: bool,
+    source: &'a str,
+    budget: &'a InFlight,
+    stats: Stats,
+    errors: Vec<WorkerError>,
+    pending: BTreeMap<u64, Outcome>,
+    /// Budget bytes to release once everything before the key (a batch's last seq + 1) is
+    /// written.
+    releases: BTreeMap<u64, usize>,
+    next: u64,
+}
+
+impl<'a> InOrder<'a> {
+    fn new(
+        writer: ShardWriter,
+        progress: &'a Progress,
+        strict: bool,
+        source: &'a str,
+        budget: &'a InFlight,
+    ) -> Self {
+        InOrder {
+            writer,
+            progress,
+            strict,
+            source,
+            budget,
+            stats: Stats::default(),
+            errors: Vec::new(),
+            pending: BTreeMap::new(),
+            releases: BTreeMap::new(),
+            next: 0,
         }
-        pending.extend(batch.list);
-        while let Some(outcome) = pending.remove(&next) {
-            next += 1;
+    }
+
+    /// Takes one batch, and writes every outcome that is next in order.
+    fn accept(&mut self, batch: Outcomes) -> Result<(), PipelineError> {
+        let stats = &mut self.stats;
+        if let Some(&(last, _)) = batch.list.last() {
+            *self.releases.entry(last + 1).or_default() += batch.bytes;
+        } else {
+            self.budget.release(batch.bytes);
+        }
+        self.pending.extend(batch.list);
+        while let Some(outcome) = self.pending.remove(&self.next) {
+            self.next += 1;
             match outcome {
                 Outcome::Page(page, cost) => {
                     stats.extracted += 1;
@@ -1149,8 +1260,8 @@ fn write_in_order(
                     Stats::count(&mut stats.charset_sources, &page.charset_source);
                     Stats::count(&mut stats.page_types, &page.page_type);
                     Stats::count(&mut stats.langs, page.lang.as_deref().unwrap_or("und"));
-                    writer.write(&page)?;
-                    progress.inc();
+                    self.writer.write(&page)?;
+                    self.progress.inc();
                 }
                 Outcome::Skipped(reason) => Stats::count(&mut stats.skipped, reason.as_str()),
                 Outcome::FilteredByLang => Stats::count(&mut stats.skipped, "lang"),
@@ -1160,37 +1271,43 @@ fn write_in_order(
                     kind,
                     message,
                 } => {
-                    if strict {
+                    if self.strict {
                         return Err(PipelineError::Strict {
-                            input: source.to_string(),
+                            input: self.source.to_string(),
                             offset,
                             id: Some(id).filter(|i| !i.is_empty()),
                             reason: message,
                         });
                     }
                     stats.error(kind);
-                    errors.push((offset, id, kind, message));
+                    self.errors.push((offset, id, kind, message));
                 }
             }
         }
-        while let Some(entry) = releases.first_entry() {
-            if *entry.key() > next {
+        while let Some(entry) = self.releases.first_entry() {
+            if *entry.key() > self.next {
                 break;
             }
-            budget.release(entry.remove());
+            self.budget.release(entry.remove());
         }
+        Ok(())
     }
-    let summary = writer.finish()?;
-    stats.shards = summary.files.len() as u64;
-    stats.bytes_out = summary.bytes_written;
-    stats.bytes_out_uncompressed = summary.bytes_uncompressed;
-    let shards = summary
-        .files
-        .iter()
-        .filter_map(|f| f.file_name())
-        .map(|n| n.to_string_lossy().into_owned())
-        .collect();
-    Ok((stats, errors, shards))
+
+    /// Closes the last shard: the counts, the errors and the final shard names.
+    fn finish(self) -> Result<(Stats, Vec<WorkerError>, Vec<String>), PipelineError> {
+        let mut stats = self.stats;
+        let summary = self.writer.finish()?;
+        stats.shards = summary.files.len() as u64;
+        stats.bytes_out = summary.bytes_written;
+        stats.bytes_out_uncompressed = summary.bytes_uncompressed;
+        let shards = summary
+            .files
+            .iter()
+            .filter_map(|f| f.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        Ok((stats, self.errors, shards))
+    }
 }
 
 /// Progress on stderr when it is a terminal; nothing otherwise. When the size of every
