@@ -10,13 +10,16 @@
 #
 # Contenders, interleaved per round so machine noise hits all of them alike:
 #   zcat                               decompression only
-#   warcsift -a none -t 1, on CPU 0     parse only: read, frame, HTTP, charset, no extraction
-#   warcsift -t 1, on CPU 0             the default method, truly one core (`taskset -c 0`:
-#                                       the reader and writer threads share that core)
+#   warcsift -a none -t 1, on CPU N     parse only: read, frame, HTTP, charset, no extraction
+#   warcsift -t 1, on CPU N             the default method, truly one core (`taskset -c N`:
+#                                       the process sees one CPU, so it reads, extracts and
+#                                       writes on one thread)
 #   warcsift -t 1                       the same, unpinned (reader/writer may use the 2nd core)
 #   warcsift -t 2                       two workers, unpinned
 #   fastwarc, resiliparse, trafilatura  ../shared/tools/peers/warc_speed.py's modes, through
-#                                       benches/peer_run.py, on CPU 0 (they are one-core)
+#                                       benches/peer_run.py, on CPU N (they are one-core)
+# N is E2E_CPU, default 0 (the core of every figure in benches/HISTORY.md and of the
+# issue's filing-day ratio).
 # Every warcsift run writes JSONL+zstd shards (the default output) to a temporary folder.
 # trafilatura runs once, capped (E2E_TRAFILATURA_CAP s, default 30) and extrapolated;
 # E2E_PEER_RUNS (default RUNS) sets how many rounds run fastwarc and resiliparse.
@@ -58,10 +61,11 @@ res=$work/results.tsv   # name, wall s, cpu s, peak RSS KiB
 : > "$res"
 
 pin=()
-if command -v taskset > /dev/null && taskset -c 0 true 2> /dev/null; then
-  pin=(taskset -c 0)
+cpu=${E2E_CPU:-0}
+if command -v taskset > /dev/null && taskset -c "$cpu" true 2> /dev/null; then
+  pin=(taskset -c "$cpu")
 else
-  echo "note: taskset is missing; 'on CPU 0' rows are NOT pinned"
+  echo "note: taskset is missing or cannot pin to CPU $cpu; 'on CPU $cpu' rows are NOT pinned"
 fi
 
 # `-a none` (parse only) exists from the throughput work on; older binaries lack it.
@@ -139,10 +143,11 @@ for ((r = 0; r < runs; r++)); do
 done
 echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$work" "$(stat -c %s "$warc")" "$have_peers" "${#pin[@]}" "$algo" <<'PY'
+python3 - "$work" "$(stat -c %s "$warc")" "$have_peers" "${#pin[@]}" "$algo" "$cpu" <<'PY'
 import json, os, statistics, sys
 work, size_gz, have_peers, pinned = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4] != "0"
 algo = sys.argv[5] or "default method (auto)"
+pin_cpu = sys.argv[6]
 rows = {}
 for line in open(os.path.join(work, "results.tsv")):
     name, wall, cpu, rss = line.rstrip("\n").split("\t")
@@ -153,14 +158,14 @@ for name in ("t1", "t2"):
     other = json.load(open(os.path.join(work, name, "stats.json")))
     if (other["records_read"], other["extracted"]) != (recs, pages):
         print(f"WARNING: {name} read {other['records_read']} records and wrote {other['extracted']} pages, "
-              f"-t 1 on CPU 0 {recs} and {pages}")
+              f"-t 1 on CPU {pin_cpu} {recs} and {pages}")
 peers = {}
 if have_peers:
     for line in open(os.path.join(work, "peers.jsonl")):
         r = json.loads(line)
         peers.setdefault(r["mode"], []).append(r)
     info = json.load(open(os.path.join(work, "peer-info.json")))
-on0 = ", on CPU 0" if pinned else " (NOT pinned)"
+on0 = f", on CPU {pin_cpu}" if pinned else " (NOT pinned)"
 print(f"\ninput: {mb:.0f} MB uncompressed ({size_gz/1e6:.0f} MB gzip), {recs} records, {pages} pages "
       f"(warcsift stats.json of -t 1); {algo}, JSONL+zstd output")
 if have_peers:
@@ -203,7 +208,7 @@ if have_peers:
 print("wall s, CPU s (user+sys): medians over the runs; RSS: largest peak over the runs; pages/s: "
       "each tool's own page count / wall s; MB/s: decompressed MB / wall s")
 
-print("\ntargets (single thread = warcsift -t 1 on CPU 0):")
+print(f"\ntargets (single thread = warcsift -t 1 on CPU {pin_cpu}):")
 def check(label, value, op, target, fmt="{:.2f}"):
     ok = value >= target if op == ">=" else value <= target
     print(f"  {label:58} {fmt.format(value):>8}  target {op} {fmt.format(target):<6} {'PASS' if ok else 'FAIL'}")
@@ -224,7 +229,7 @@ if not have_peers:
 print("for information:")
 if t1 and "t1" in table:
     print(f"  -t 2 / -t 1 unpinned throughput: {table['t2']['pps'] / table['t1']['pps']:.2f}; "
-          f"-t 1 unpinned / on CPU 0: {table['t1']['pps'] / t1['pps']:.2f}")
+          f"-t 1 unpinned / on CPU {pin_cpu}: {table['t1']['pps'] / t1['pps']:.2f}")
 if t1 and "zcat" in table:
     print(f"  single-thread wall / zcat wall: {t1['wall'] / table['zcat']['wall']:.2f}")
 if t1 and "none-pinned" in table:
