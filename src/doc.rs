@@ -708,9 +708,19 @@ impl<'a> Builder<'a> {
                 hidden |= style_hides(value, &mut self.style);
             }
         }
-        if hidden && self.doc.idents.len() > start {
+        if hidden {
             let ident = self.doc.idents.get(start..).unwrap_or("");
-            hidden = !(folded_panel(ident) || streamed_segment(ident));
+            hidden = match fold_words(ident) {
+                Fold::Panel => false,
+                Fold::Other => true,
+                // A fold's body without a name of its own, inside the fold that names it
+                // (`<div class="accordion-item"><button>…</button><div style="display:none">`).
+                Fold::Unnamed => {
+                    let parent = self.doc.elements.get(self.top() as usize);
+                    let outer = parent.map_or("", |e| self.doc.ident(e));
+                    !(streamed_segment(ident) || fold_words(outer) == Fold::Panel)
+                }
+            };
         }
         Attributes {
             ident: start as u32..self.doc.idents.len() as u32,
@@ -1045,8 +1055,9 @@ fn starts_with_escaped_tag(raw: &str) -> bool {
 /// or "Details" fold, a quickstart's code in the other languages, a service's FAQ answers).
 /// It counts as visible. Tabs and folds of a menu, a dialog or a search's filters and
 /// facets stay hidden. (Leaving the folds out on listings, where some are buying guides,
-/// scored lower held out: collection 0.656 against 0.680.)
-fn folded_panel(ident: &str) -> bool {
+/// scored lower held out: collection 0.656 against 0.680.) A hidden element of no such
+/// words inside a fold is the fold's body ([`Fold::Unnamed`]).
+fn fold_words(ident: &str) -> Fold {
     const FOLD: &[&str] = &["accordion", "collaps"];
     let mut panel = false;
     for w in ident.split_ascii_whitespace() {
@@ -1056,11 +1067,26 @@ fn folded_panel(ident: &str) -> bool {
             || w.contains("filter")
             || w.contains("facet")
         {
-            return false;
+            return Fold::Other;
         }
         panel |= TAB_PANEL_WORDS.iter().chain(FOLD).any(|p| w.contains(p));
     }
-    panel
+    if panel {
+        Fold::Panel
+    } else {
+        Fold::Unnamed
+    }
+}
+
+/// What the words of a hidden element say of it ([`fold_words`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fold {
+    /// A tab panel or fold: visible.
+    Panel,
+    /// A menu's, a dialog's or a filter's: hidden.
+    Other,
+    /// Neither: hidden, unless the element around it is a fold.
+    Unnamed,
 }
 
 /// A page that hides almost all of its text behind one hidden wrapper (`<div hidden>` until
@@ -1834,6 +1860,32 @@ mod tests {
         );
         let hidden: Vec<bool> = doc.segments.iter().map(|s| s.hidden).collect();
         assert_eq!(hidden, [false, false, true, true]);
+    }
+
+    #[test]
+    fn a_folds_unnamed_body_is_visible_but_not_a_menus() {
+        // EnergySage's guide: each step's text in the accordion's body, which has no class
+        // of its own, only `display:none` until its heading is clicked.
+        let doc = Doc::parse(
+            "<div class='es-accordion'><a role=button aria-expanded=false>1. Your bill</a>\
+             <div id=step_1 style='display:none' role=region>Gather 12 months of bills.</div></div>\
+             <div class='accordion-item'><ul class='submenu' hidden><li>Shop</li></ul></div>\
+             <div class='faq'><div style='display:none'>Not a fold's body.</div></div>",
+        );
+        let hidden: Vec<(&str, bool)> = doc
+            .segments
+            .iter()
+            .map(|s| (doc.seg_text(s), s.hidden))
+            .collect();
+        assert_eq!(
+            hidden,
+            [
+                ("1. Your bill", false),
+                ("Gather 12 months of bills.", false),
+                ("Shop", true),
+                ("Not a fold's body.", true)
+            ]
+        );
     }
 
     #[test]
