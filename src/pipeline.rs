@@ -216,8 +216,8 @@ pub struct Config {
     pub corpus: crate::corpus::CorpusOptions,
     /// CPUs this process may run on ([`std::thread::available_parallelism`], which follows
     /// `taskset`, cpusets and CPU quotas, as a Slurm task's `--cpus-per-task=1`). With one,
-    /// and one worker, an input is read, extracted and written on one thread (see
-    /// [`run_input`]).
+    /// and one worker, an input is read, extracted and written on one thread (see the
+    /// module's doc).
     pub cores: usize,
     /// Sleep this long per record read (tests only: makes a run slow enough to interrupt;
     /// set from `WARCSIFT_TEST_DELAY_MS`).
