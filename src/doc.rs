@@ -1049,8 +1049,9 @@ fn starts_with_escaped_tag(raw: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/'))
 }
 
-/// A hidden tab panel (`role="tabpanel"`, `tab-pane`, `tab-content`) or folded accordion
-/// (`accordion`, `collapse`, `collapsible`, `react-collapsed-panel`): the page's own text,
+/// A hidden tab panel (`role="tabpanel"`, `tab-pane`, `tab-content`), folded accordion
+/// (`accordion`, `collapse`, `collapsible`, `react-collapsed-panel`) or folded FAQ answer
+/// (`faq`, `faq-answer`): the page's own text,
 /// one click away, that every reader of the HTML receives (a product's specifications tab
 /// or "Details" fold, a quickstart's code in the other languages, a service's FAQ answers).
 /// It counts as visible. Tabs and folds of a menu, a dialog or a search's filters and
@@ -1058,7 +1059,7 @@ fn starts_with_escaped_tag(raw: &str) -> bool {
 /// scored lower held out: collection 0.656 against 0.680.) A hidden element of no such
 /// words inside a fold is the fold's body ([`Fold::Unnamed`]).
 fn fold_words(ident: &str) -> Fold {
-    const FOLD: &[&str] = &["accordion", "collaps"];
+    const FOLD: &[&str] = &["accordion", "collaps", "faq"];
     let mut panel = false;
     for w in ident.split_ascii_whitespace() {
         if w.contains("nav")
@@ -1870,7 +1871,8 @@ mod tests {
             "<div class='es-accordion'><a role=button aria-expanded=false>1. Your bill</a>\
              <div id=step_1 style='display:none' role=region>Gather 12 months of bills.</div></div>\
              <div class='accordion-item'><ul class='submenu' hidden><li>Shop</li></ul></div>\
-             <div class='faq'><div style='display:none'>Not a fold's body.</div></div>",
+             <div class='faq-item'><div style='display:none'>Answers fold too.</div></div>\
+             <div class='card'><div style='display:none'>Not a fold's body.</div></div>",
         );
         let hidden: Vec<(&str, bool)> = doc
             .segments
@@ -1883,6 +1885,7 @@ mod tests {
                 ("1. Your bill", false),
                 ("Gather 12 months of bills.", false),
                 ("Shop", true),
+                ("Answers fold too.", false),
                 ("Not a fold's body.", true)
             ]
         );
