@@ -23,7 +23,7 @@
 //!   of `--cpus-per-task=1`) with one worker, the three take turns on the reader's thread, a
 //!   batch at a time: no hand-overs, and each batch is extracted while its bytes are still in
 //!   the cache. Same shards, errors and counts (`tests/one_cpu.rs`); on big.warc.gz pinned
-//!   to one core, 10% less time and half the peak RSS (benches/HISTORY.md).
+//!   to one core, 5–10% less time and about half the peak RSS (benches/HISTORY.md).
 //!
 //! Records and outcomes travel in batches (up to 8 records within 256 KiB, or one larger
 //! record alone). Memory is bounded by an in-flight budget (`InFlight`): the reader sends a
