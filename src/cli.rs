@@ -260,11 +260,8 @@ pub const TEST_DELAY_ENV: &str = "WARCSIFT_TEST_DELAY_MS";
 impl ExtractArgs {
     /// Resolve into the pipeline's configuration: read the manifest, pick this task's slice.
     pub fn resolve(&self) -> Result<Config, String> {
-        let threads = self.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        });
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = self.threads.unwrap_or(cores);
         let mut inputs: Vec<InputItem> = self
             .inputs
             .iter()
@@ -342,7 +339,7 @@ impl ExtractArgs {
                 markdown: self.markdown,
                 links: self.links,
             },
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cores,
             record_delay: std::env::var(TEST_DELAY_ENV)
                 .ok()
                 .and_then(|v| v.trim().parse::<u64>().ok())

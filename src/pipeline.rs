@@ -849,7 +849,8 @@ fn run_input(
     let result = if threads == 1 && cfg.cores == 1 {
         // One CPU: the reader's thread extracts and writes each batch as it is read. Three
         // threads taking turns on one core would only add hand-overs, and a batch read
-        // megabytes earlier is out of the cache by the time its worker reaches it.
+        // megabytes earlier is out of the cache by the time its worker reaches it. Nothing
+        // is ever in flight, so no one waits on the budget the writer releases into.
         let mut order = InOrder::new(writer, progress, strict, &source, budget);
         let mut failed = None;
         read_batches(&mut records, cfg, progress, &mut read, &mut |jobs, _| {
