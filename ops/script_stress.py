@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""How `auto` carries to a script written without spaces: the devset rewritten as Chinese.
+"""How `auto` carries to a script written without spaces: the devset rewritten as Chinese
+(or, with `--script th`, as Thai: see `Rewriter`).
 
 The devset is nearly all English; Chinese and Japanese, written without spaces between
 words, are a tenth of Common Crawl. This check rewrites every page's text (not its markup)
@@ -19,7 +20,7 @@ keep every English page's boilerplate phrases, dates and bylines only as random 
 which no Chinese page holds, so part of the difference is the rewriting's own.
 
 Usage: python3 ops/script_stress.py [--bin target/release/warcsift] [--devset DIR]
-       [--packages dragnet,cleaneval,readability,wcxb] [--work DIR]
+       [--packages dragnet,cleaneval,readability,wcxb] [--work DIR] [--script zh|th]
 """
 import argparse
 import glob
@@ -44,19 +45,38 @@ FULL_WIDTH = {",": "，", ".": "。", "!": "！", "?": "？", ":": "：", ";": "
 TOKEN = re.compile(r"[A-Za-z]+|\s+|.", re.S)
 
 
-def chinese_stopwords():
-    """The single-character Chinese stopwords of the `stop-words` crate (Cargo's registry)."""
+def iso_stopwords(lang):
+    """The `stop-words` crate's stopwords-iso list of `lang` (from Cargo's registry)."""
     home = os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo"))
     paths = glob.glob(os.path.join(home, "registry", "src", "*", "stop-words-*", "src", "iso",
                                    "stopwords-iso.json"))
     if not paths:
         sys.exit("script_stress: the stop-words crate is not in Cargo's registry (cargo fetch)")
-    words = json.load(open(sorted(paths)[-1], encoding="utf-8"))["zh"]
-    return [w for w in words if len(w) == 1 and "\u4e00" <= w <= "\u9fff"]
+    return json.load(open(sorted(paths)[-1], encoding="utf-8"))[lang]
+
+
+def chinese_stopwords():
+    """The single-character Chinese stopwords of the `stop-words` crate."""
+    return [w for w in iso_stopwords("zh") if len(w) == 1 and "\u4e00" <= w <= "\u9fff"]
+
+
+# Thai: consonants and the vowel signs written after them, to spell made-up words.
+THAI_CONSONANTS = [chr(c) for c in range(0x0E01, 0x0E2F)]
+THAI_VOWELS = ["\u0E30", "\u0E32", "\u0E34", "\u0E35", "\u0E38", "\u0E39", "\u0E31"]
 
 
 class Rewriter:
-    def __init__(self):
+    """`script` "zh": Chinese, as the module comment says. "th": Thai, also written without
+    spaces between words; a space ends a phrase or sentence instead of a full stop. A
+    stopword becomes a word of the crate's Thai list, any other word of n letters a made-up
+    Thai word of about 0.8 n characters (consonant and vowel sign pairs; Thai words run to
+    about four to six characters), and `. , ! ? ; :` after a word a space."""
+
+    def __init__(self, script="zh"):
+        self.script = script
+        if script == "th":
+            self.stop = [w for w in iso_stopwords("th") if " " not in w]
+            return
         self.stop = chinese_stopwords()
         stop = set(self.stop)
         self.pool = [chr(c) for c in range(0x4E00, 0x4E00 + 6000) if chr(c) not in stop]
@@ -65,7 +85,21 @@ class Rewriter:
         h = zlib.crc32(w.lower().encode())
         if w.lower() in EN_STOP:
             return self.stop[h % len(self.stop)]
+        if self.script == "th":
+            n = max(2, round(0.8 * len(w)))
+            out = []
+            for i in range(n):
+                h = (h * 1103515245 + 12345) & 0xFFFFFFFF
+                out.append(THAI_CONSONANTS[(h >> 8) % len(THAI_CONSONANTS)] if i % 2 == 0
+                           else THAI_VOWELS[(h >> 8) % len(THAI_VOWELS)])
+            return "".join(out)
         return self.pool[h % len(self.pool)] + self.pool[(h >> 13) % len(self.pool)]
+
+    def punct(self, t):
+        """What punctuation `t` after a rewritten word becomes, if it changes."""
+        if self.script == "th":
+            return " " if t in ".,!?;:" else None
+        return FULL_WIDTH.get(t)
 
     def text(self, s):
         toks = TOKEN.findall(s)
@@ -76,13 +110,14 @@ class Rewriter:
                 prev = True
             elif t.isspace():
                 nxt = toks[i + 1] if i + 1 < len(toks) else ""
-                joins = nxt and ((nxt.isascii() and nxt[0].isalpha()) or nxt in FULL_WIDTH)
+                joins = nxt and ((nxt.isascii() and nxt[0].isalpha())
+                                 or self.punct(nxt) is not None)
                 if prev and joins and "\n" not in t:
                     continue
                 out.append(t)
                 prev = False
-            elif t in FULL_WIDTH and prev:
-                out.append(FULL_WIDTH[t])
+            elif prev and self.punct(t) is not None:
+                out.append(self.punct(t))
             else:
                 out.append(t)
                 prev = False
@@ -122,15 +157,17 @@ def main():
     ap.add_argument("--devset", default=os.path.join(repo, "..", "shared", "devset"))
     ap.add_argument("--packages", default="dragnet,cleaneval,readability,wcxb")
     ap.add_argument("--work", help="keep the rewritten devset and outputs here")
+    ap.add_argument("--script", choices=["zh", "th"], default="zh",
+                    help="rewrite as Chinese (default) or Thai")
     args = ap.parse_args()
     if not os.path.isdir(args.devset):
         print(f"script_stress: no devset at {args.devset}: skipped")
         return
     work = args.work or tempfile.mkdtemp(prefix="script_stress.")
-    rw = Rewriter()
+    rw = Rewriter(args.script)
     packages = args.packages.split(",")
     for pkg in packages:
-        src, dst = os.path.join(args.devset, pkg), os.path.join(work, "zh", pkg)
+        src, dst = os.path.join(args.devset, pkg), os.path.join(work, args.script, pkg)
         os.makedirs(dst, exist_ok=True)
         for name in os.listdir(src):
             path = os.path.join(src, name)
@@ -143,7 +180,7 @@ def main():
                     f.write(rw.text(read(path)))
             elif os.path.isfile(path):
                 shutil.copy(path, dst)
-    for tag, root in (("en", args.devset), ("zh", os.path.join(work, "zh"))):
+    for tag, root in (("en", args.devset), (args.script, os.path.join(work, args.script))):
         for pkg in packages:
             subprocess.run([args.bin, "eval", "--dataset", os.path.join(root, pkg), "-a", "auto",
                             "--dump", os.path.join(work, "out", tag)],
@@ -157,9 +194,9 @@ def main():
                 f.write(rw.text(read(os.path.join(src, name))))
     print(f"{'package':<12} {'invariant':>9} {'rewritten':>9}   chr_F1 of auto ({work})")
     for pkg in packages:
-        data = os.path.join(work, "zh", pkg)
+        data = os.path.join(work, args.script, pkg)
         inv = chr_f1(args.bin, data, os.path.join(work, "invariant"))
-        real = chr_f1(args.bin, data, os.path.join(work, "out", "zh", "auto"))
+        real = chr_f1(args.bin, data, os.path.join(work, "out", args.script, "auto"))
         print(f"{pkg:<12} {inv:>9.3f} {real:>9.3f}")
 
 

@@ -21,6 +21,20 @@ pub(crate) fn is_han_or_kana(c: char) -> bool {
         | '\u{F900}'..='\u{FAFF}') // CJK Compatibility Ideographs
 }
 
+/// Thai, Lao, Myanmar and Khmer letters and signs: scripts written without spaces between
+/// words too (a space ends a phrase or a sentence), but alphabetic, a word being several
+/// characters (about four to six in Thai, its signs included), as in English.
+pub(crate) fn is_spaceless_alphabetic(c: char) -> bool {
+    matches!(c,
+        '\u{0E00}'..='\u{0EFF}' // Thai, Lao
+        | '\u{1000}'..='\u{109F}' // Myanmar
+        | '\u{1780}'..='\u{17FF}') // Khmer
+}
+
+/// Characters per word in a run of [`is_spaceless_alphabetic`] text (Thai averages four to
+/// six, vowel and tone signs included).
+pub(crate) const SPACELESS_ALPHABETIC_WORD: usize = 5;
+
 /// Hangul syllable blocks (Korean).
 pub(crate) fn is_hangul(c: char) -> bool {
     ('\u{AC00}'..='\u{D7AF}').contains(&c)

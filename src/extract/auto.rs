@@ -1830,6 +1830,30 @@ mod tests {
     }
 
     #[test]
+    fn a_news_page_in_thai_keeps_its_article() {
+        // Thai spaces phrases, not words: a run is a word per five characters.
+        let th = "<html lang=th><body><div class=header><ul class=menu>\
+            <li><a href=/>หน้าแรก</a></li><li><a href=/news>ข่าว</a></li><li><a href=/sport>กีฬา</a></li></ul></div>\
+            <div class=main><h1>สภากรุงเทพฯ อนุมัติแผนปรับปรุงคลอง</h1><div class=date>12 พฤษภาคม 2567</div>\
+            <div class=article-body>\
+            <p>สภากรุงเทพมหานครได้อนุมัติแผนการปรับปรุงคลองสายหลักเมื่อวันอังคารที่ผ่านมา หลังจากการอภิปรายเป็นเวลานาน โครงการนี้จะเริ่มดำเนินการในช่วงครึ่งหลังของปีนี้</p>\
+            <p>ตามแผนดังกล่าว จะมีการสร้างทางเดินริมคลองระยะทางประมาณสิบสองกิโลเมตรและสะพานคนเดินข้ามอีกสามแห่ง พร้อมทั้งปรับปรุงระบบระบายน้ำเสียตลอดแนวคลอง</p>\
+            <p>ประชาชนจำนวนมากแสดงความยินดีต่อแผนนี้ แต่บางส่วนกังวลเรื่องการจราจรและเสียงดังระหว่างการก่อสร้าง ทางกรุงเทพมหานครระบุว่าจะทยอยดำเนินการเป็นช่วงๆ</p></div>\
+            <div class=related><h3>ข่าวที่เกี่ยวข้อง</h3><ul><li><a href=/n/1>ความคืบหน้าโครงการระบบระบายน้ำทั่วเมือง</a></li>\
+            <li><a href=/n/2>กรมควบคุมมลพิษเพิ่มการตรวจคุณภาพน้ำ</a></li></ul></div></div>\
+            <div class=footer><p>เกี่ยวกับเรา | ติดต่อเรา | แผนผังเว็บไซต์</p><p>Copyright © 2024 ข่าวตัวอย่าง สงวนลิขสิทธิ์</p></div></body></html>";
+        let out = extract_text(th, &Auto::default()).text;
+        assert!(out.contains("อนุมัติแผนการปรับปรุงคลองสายหลัก"), "{out}");
+        assert!(out.contains("สะพานคนเดินข้ามอีกสามแห่ง"), "{out}");
+        assert!(out.contains("ทยอยดำเนินการเป็นช่วงๆ"), "{out}");
+        assert!(
+            !out.contains("ระบบระบายน้ำทั่วเมือง") && !out.contains("สงวนลิขสิทธิ์"),
+            "{out}"
+        );
+        assert!(!out.contains("หน้าแรก"), "{out}");
+    }
+
+    #[test]
     fn a_shared_link_with_its_discussion_keeps_the_discussion() {
         let reply = |who: &str, text: &str| {
             format!("<div class=comment><a href=/u/{who}>{who}</a><div class=comment-text><p>{text}</p></div></div>")

@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use crate::doc::Doc;
-use crate::script::{is_cjk, is_han_or_kana};
+use crate::script::{is_cjk, is_han_or_kana, is_spaceless_alphabetic, SPACELESS_ALPHABETIC_WORD};
 
 /// Bytes of page text the detector reads: enough for a confident trigram profile, little
 /// enough that detection stays a small share of a page's extraction. whatlang is not cheap:
@@ -255,8 +255,10 @@ fn normalize_into(w: &str, out: &mut String) {
 /// Words of `text` as thresholds on an output's length count them: whitespace-separated
 /// words, where each Chinese character and each kana is a word of its own (Chinese and
 /// Japanese write no spaces, so a paragraph would count as one word; Korean separates its
-/// words and counts as written). Letters and digits next to them in one run of
-/// non-space text count one word per run (`iPhone15の発売` is three words).
+/// words and counts as written), and a run of Thai, Lao, Khmer or Myanmar a word per five
+/// characters begun (alphabetic scripts written without spaces between words; segmenting
+/// them by dictionary would cost more than a count needs). Letters and digits next to them
+/// in one run of non-space text count one word per run (`iPhone15の発売` is three words).
 pub(crate) fn word_count(text: &str) -> usize {
     if text.is_ascii() {
         return text.split_ascii_whitespace().count();
@@ -264,19 +266,28 @@ pub(crate) fn word_count(text: &str) -> usize {
     text.split_whitespace().map(token_words).sum()
 }
 
-/// The words of a whitespace-free token that holds Chinese characters or kana, counted as
+/// The words of a whitespace-free token that holds Chinese characters, kana or a script of
+/// [`is_spaceless_alphabetic`], counted as
 /// [`word_count`] counts them; `None` for any other token (one word, as written).
 pub(crate) fn spaceless_words(token: &str) -> Option<u32> {
     token
         .chars()
-        .any(is_han_or_kana)
+        .any(|c| is_han_or_kana(c) || is_spaceless_alphabetic(c))
         .then(|| token_words(token) as u32)
 }
 
-/// Words in one whitespace-free token ([`word_count`]).
+/// Words in one whitespace-free token ([`word_count`]). A run of Thai, Lao, Myanmar or
+/// Khmer counts a word per [`SPACELESS_ALPHABETIC_WORD`] characters begun.
 fn token_words(token: &str) -> usize {
-    let (mut words, mut in_run) = (0, false);
+    let (mut words, mut in_run, mut sea_run) = (0, false, 0usize);
     for c in token.chars() {
+        if is_spaceless_alphabetic(c) {
+            words += usize::from(sea_run % SPACELESS_ALPHABETIC_WORD == 0);
+            sea_run += 1;
+            in_run = false;
+            continue;
+        }
+        sea_run = 0;
         if is_han_or_kana(c) {
             words += 1;
             in_run = false;
@@ -407,6 +418,22 @@ mod tests {
         assert_eq!(word_count("서울시 의회가 계획을 승인했다"), 4);
         assert_eq!(word_count("Zürich café —"), 3);
         assert_eq!(word_count(""), 0);
+    }
+
+    #[test]
+    fn thai_lao_khmer_and_myanmar_count_a_word_per_five_characters() {
+        use super::word_count;
+        // สภา|เมือง|อนุมัติ|แผน|แล้ว ("the city council has approved the plan"): five
+        // words in 22 characters.
+        assert_eq!(word_count("สภาเมืองอนุมัติแผนแล้ว"), 5);
+        // ภาษา|ไทย|เป็น|ภาษา|ราชการ|ของ|ประเทศ|ไทย: eight words, 33 characters, 7.
+        assert_eq!(word_count("ภาษาไทยเป็นภาษาราชการของประเทศไทย"), 7);
+        // A space ends a Thai phrase; Latin letters and digits beside it are words as ever.
+        assert_eq!(word_count("ราคา iPhone15 ถูกลง"), 1 + 1 + 1);
+        assert_eq!(word_count("iPhoneราคา"), 1 + 1);
+        assert_eq!(word_count("ພາສາລາວ ភាសាខ្មែរ မြန်မာဘာသာ"), 2 + 2 + 2);
+        assert_eq!(super::spaceless_words("ไทย"), Some(1));
+        assert_eq!(super::spaceless_words("Zürich"), None);
     }
 
     use super::*;
