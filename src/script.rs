@@ -1,6 +1,6 @@
 //! Writing systems, as far as measuring text needs them: which characters belong to the
-//! scripts written without spaces between words (Chinese characters and Japanese kana), and
-//! how much text a character stands for.
+//! scripts written without spaces between words (Chinese characters and Japanese kana; Thai,
+//! Lao, Khmer and Myanmar, alphabetic), and how much text a character stands for.
 //!
 //! Every length threshold and length feature of the extraction methods was set on
 //! alphabetic text, where a word is about five letters and a space. Chinese says in one
