@@ -420,6 +420,18 @@ mod tests {
         assert_eq!(word_count(""), 0);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn a_word_count_lies_between_the_tokens_and_the_characters(
+            text in "(([a-z]{1,6}|[日本語]{1,4}|[กขงจทนมยรลวสอะาิี่้]{1,12}|[.,—])[ \\n]?){0,16}",
+        ) {
+            let tokens = text.split_whitespace().count();
+            let chars = text.chars().filter(|c| !c.is_whitespace()).count();
+            let n = super::word_count(&text);
+            proptest::prop_assert!(tokens <= n && n <= chars, "{} {} {}", tokens, n, chars);
+        }
+    }
+
     #[test]
     fn thai_lao_khmer_and_myanmar_count_a_word_per_five_characters() {
         use super::word_count;

@@ -1751,12 +1751,13 @@ mod tests {
                     ".{0,8}",
                     proptest::string::string_regex("(der|Die|und|ÄHNLICHE Beiträge|Lesen Sie auch|les|Le|et|Tous Droits Réservés|się|Że|Zobacz również|и|Не|ЧИТАЙТЕ ТАКЖЕ|Все права защищены|yourselves|Ourselves|ǅemal|的|了是|在这里|のは|이다)").unwrap(),
                     proptest::string::string_regex("[a-zäöüéàłśżяжфΣ的了是在のは이日本]{1,12}").unwrap(),
+                    proptest::string::string_regex("[กขงจทนมยรลวสอะาิีุู่้ເລກ្ខកမြ]{1,14}|ที่|ภาษาไทย|iPhoneราคา").unwrap(),
                 ],
                 0..24,
             ),
             seps in proptest::collection::vec(proptest::prop_oneof![" ", "\n", "\u{a0}", "", "\u{3000}", "\u{b}", "\t"], 24),
             title in ".{0,20}|River [Pp]lan (approved|Next)",
-            lang in proptest::sample::select(vec!["en", "de", "fr", "pl", "ru", "zh", "ja", "ko"]),
+            lang in proptest::sample::select(vec!["en", "de", "fr", "pl", "ru", "zh", "ja", "ko", "th"]),
         ) {
             let text: String = words.iter().zip(&seps).flat_map(|(w, s)| [w.as_str(), s]).collect();
             let fast_title = TitleWords::new(Some(&title));
