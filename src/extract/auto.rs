@@ -1640,7 +1640,50 @@ mod tests {
 
     use proptest::prelude::*;
 
-    proptest! {}
+    /// Pieces of markup that `auto` treats differently: boilerplate and content containers,
+    /// links, lists, headings, hidden and script elements, entities, text.
+    fn markup_piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("<p>".to_string()),
+            Just("</p>".to_string()),
+            Just("<div class=nav>".to_string()),
+            Just("<div class=article-body>".to_string()),
+            Just("</div>".to_string()),
+            Just("<ul><li><a href=/x>".to_string()),
+            Just("</a></li></ul>".to_string()),
+            Just("<h1>".to_string()),
+            Just("</h1>".to_string()),
+            Just("<footer>© 2024 Site".to_string()),
+            Just("</footer>".to_string()),
+            Just("<article>".to_string()),
+            Just("<br>".to_string()),
+            Just("<span hidden>".to_string()),
+            Just("<noscript>".to_string()),
+            Just("<script>var x = '<p>';</script>".to_string()),
+            Just("&amp; &#8212; &nbsp;".to_string()),
+            "[a-zA-Z]{1,9}( [a-z]{1,9}){0,14}[.,]?",
+            "[^<&]{0,24}",
+        ]
+    }
+
+    proptest! {
+        // Whatever the markup, `auto` returns, gives the same text twice, and keeps only
+        // words a reader of the page sees (`plain`'s): it selects, it never writes (these
+        // pages carry no structured data to fall back to).
+        #[test]
+        fn auto_keeps_a_subset_of_the_visible_words(
+            pieces in proptest::collection::vec(markup_piece(), 0..60),
+        ) {
+            let html = format!("<html><body>{}</body></html>", pieces.concat());
+            let auto = extract_text(&html, &Auto::default()).text;
+            prop_assert_eq!(&auto, &extract_text(&html, &Auto::default()).text);
+            let plain = extract_text(&html, &super::super::plain::Plain).text;
+            let visible: std::collections::HashSet<&str> = plain.split_whitespace().collect();
+            for w in auto.split_whitespace() {
+                prop_assert!(visible.contains(w), "{w:?} of {auto:?} not in {plain:?}");
+            }
+        }
+    }
 
     #[test]
     fn features_describe_the_blocks() {
