@@ -103,9 +103,30 @@ fn detect_text(text: &str) -> Option<Detected> {
             break;
         }
     }
-    if sample.len() < MIN_TEXT_BYTES {
+    // Lines of prose to read, or only labels and names (a shop's grid, a table of results)?
+    let prose = sample.len() >= MIN_TEXT_BYTES;
+    if !prose {
+        // The text's distinct lines of letters (a grid repeats its labels and brand names
+        // item after item), else the text as it comes.
         sample.clear();
-        push_prefix(&mut sample, text, SAMPLE_BYTES);
+        let mut taken: Vec<&str> = Vec::new();
+        for line in text.lines().map(str::trim).filter(|l| mostly_letters(l)) {
+            if taken.contains(&line) {
+                continue;
+            }
+            taken.push(line);
+            if !sample.is_empty() {
+                sample.push(' ');
+            }
+            push_prefix(&mut sample, line, SAMPLE_BYTES);
+            if sample.len() >= SAMPLE_BYTES {
+                break;
+            }
+        }
+        if sample.len() < MIN_TEXT_BYTES {
+            sample.clear();
+            push_prefix(&mut sample, text, SAMPLE_BYTES);
+        }
     }
     if let Some(score) = english_score(&sample) {
         return Some(Detected { code: "en", score });
@@ -119,9 +140,14 @@ fn detect_text(text: &str) -> Option<Detected> {
     if let Some((code, score)) = by_letters(&sample[..end], code) {
         return Some(Detected { code, score });
     }
+    // Trigrams of product names and labels are a guess whatever whatlang's confidence says
+    // ("Sennheiser HD 600 Headphones, Sold out" is French to it at 0.96): without prose the
+    // confidence is halved, so that a declared language of the same script wins (see
+    // `detect`) and `--min-lang-score` reads the doubt.
+    let confidence = info.confidence() * if prose { 1.0 } else { 0.5 };
     Some(Detected {
         code,
-        score: ((info.confidence() * 100.0).round() / 100.0) as f32,
+        score: ((confidence * 100.0).round() / 100.0) as f32,
     })
 }
 
@@ -442,6 +468,32 @@ mod tests {
         for (want, text) in keep {
             assert_eq!(detect(text, None).unwrap().code, want, "{text}");
         }
+    }
+
+    #[test]
+    fn a_grid_of_product_names_is_a_guess_the_declared_language_overrules() {
+        // A shop's grid: names, states and prices, no line of prose. Trigrams of brand and
+        // model names make whatlang name another language, confidently.
+        let mut grid = String::from("Your cart is empty\n");
+        for (model, state, price) in [
+            ("Phantom I 108 dB Speaker", "Sold out", "$3,600.00"),
+            ("Phantom II 98 dB Speaker", "Back-order", "$1,600.00"),
+            ("Mania Portable Speaker", "Back-order", "$790.00"),
+            ("Gemini II Earbuds", "Sold out", "$300.00"),
+            ("Dione Soundbar", "Back-order", "$2,400.00"),
+            ("Phantom Tree Stand", "Sold out", "$600.00"),
+        ] {
+            grid += &format!("Devialet {model}\n{state}\nDevialet\nDevialet {model}\n{price}\n");
+        }
+        let alone = detect(&grid, None).unwrap();
+        assert_ne!(alone.code, "en");
+        assert!(alone.score < DECLARED_BELOW, "{alone:?}");
+        assert_eq!(detect(&grid, Some("en-US")).unwrap().code, "en");
+        // A line of prose among them is read as before, at the detector's confidence.
+        let prose = format!(
+            "{grid}Every speaker ships with a two-year warranty and free returns within thirty days.\n"
+        );
+        assert_eq!(detect(&prose, Some("fr")).unwrap().code, "en");
     }
 
     #[test]
