@@ -4,9 +4,11 @@
 //! 639-3 where a language has no two-letter code) and the detector's confidence in 0..=1.
 //! The detector is whatlang (trigram profiles of 69 languages; see Cargo.toml for why it
 //! and not lingua), run over a sample of the text: up to [`SAMPLE_BYTES`] bytes of its
-//! lines of at least [`MIN_LINE_BYTES`] bytes (menu-like short lines say little), or the
-//! whole text when it has no such lines. Pages with less than [`MIN_TEXT_BYTES`] bytes of
-//! text get no language: a detector's guess on a dozen characters is noise.
+//! lines of at least [`MIN_LINE_BYTES`] bytes (menu-like short lines say little). A text
+//! without such lines (a shop's grid, a table of results) is sampled by its distinct lines
+//! of letters, and the detector's confidence in it halved: trigrams of labels and product
+//! names are a guess. Pages with less than [`MIN_TEXT_BYTES`] bytes of text get no
+//! language: a detector's guess on a dozen characters is noise.
 //!
 //! Five languages whatlang has no profile for are told by their letters (`by_letters`):
 //! Kazakh, Mongolian, Icelandic, Yoruba and Albanian, which whatlang would name as a
