@@ -93,18 +93,11 @@ fn detect_text(text: &str) -> Option<Detected> {
         return None;
     }
     let mut sample = String::with_capacity(SAMPLE_BYTES + 64);
-    for line in text
-        .lines()
-        .filter(|l| l.len() >= MIN_LINE_BYTES && mostly_letters(l))
-    {
-        if !sample.is_empty() {
-            sample.push(' ');
-        }
-        push_prefix(&mut sample, line, SAMPLE_BYTES);
-        if sample.len() >= SAMPLE_BYTES {
-            break;
-        }
-    }
+    sample_lines(
+        text.lines()
+            .filter(|l| l.len() >= MIN_LINE_BYTES && mostly_letters(l)),
+        &mut sample,
+    );
     // Lines of prose to read, or only labels and names (a shop's grid, a table of results)?
     let prose = sample.len() >= MIN_TEXT_BYTES;
     if !prose {
@@ -112,19 +105,14 @@ fn detect_text(text: &str) -> Option<Detected> {
         // item after item), else the text as it comes.
         sample.clear();
         let mut taken: Vec<&str> = Vec::new();
-        for line in text.lines().map(str::trim).filter(|l| mostly_letters(l)) {
-            if taken.contains(&line) {
-                continue;
+        let distinct = text.lines().map(str::trim).filter(|l| {
+            let new = mostly_letters(l) && !taken.contains(l);
+            if new {
+                taken.push(l);
             }
-            taken.push(line);
-            if !sample.is_empty() {
-                sample.push(' ');
-            }
-            push_prefix(&mut sample, line, SAMPLE_BYTES);
-            if sample.len() >= SAMPLE_BYTES {
-                break;
-            }
-        }
+            new
+        });
+        sample_lines(distinct, &mut sample);
         if sample.len() < MIN_TEXT_BYTES {
             sample.clear();
             push_prefix(&mut sample, text, SAMPLE_BYTES);
@@ -151,6 +139,20 @@ fn detect_text(text: &str) -> Option<Detected> {
         code,
         score: ((confidence * 100.0).round() / 100.0) as f32,
     })
+}
+
+/// `lines` joined by spaces onto `sample` until it holds [`SAMPLE_BYTES`] (the last one cut
+/// at a character boundary).
+fn sample_lines<'t>(lines: impl Iterator<Item = &'t str>, sample: &mut String) {
+    for line in lines {
+        if !sample.is_empty() {
+            sample.push(' ');
+        }
+        push_prefix(sample, line, SAMPLE_BYTES);
+        if sample.len() >= SAMPLE_BYTES {
+            break;
+        }
+    }
 }
 
 /// Whether at least half of a line's non-space characters are letters: a row of figures
