@@ -116,6 +116,20 @@ PARAMS = dict(max_iter=60, learning_rate=0.2, max_leaf_nodes=63, min_samples_lea
 # Packages weigh the same (exponent 0). The square root of their number of sites (0.5) was
 # measured on 2026-11-28 and left out, see docs/quality.md.
 SITE_EXPONENT = 0.0
+# The second stage (since 2026-12-01): a smaller ensemble over each block's first-stage
+# probability and its neighbours' (`context_features`, the twin of the Rust function), fitted
+# on probabilities the first stage gave pages it was not trained on (CONTEXT_FOLDS-fold
+# cross-fitting inside the training pages), so it learns how far to trust the first stage as
+# it will be at run time. CONTEXT_TREES 0 ships no second stage. See docs/quality.md for the
+# held-out figures of the variants.
+CONTEXT_TREES = 30
+CONTEXT_DEPTH = 5
+CONTEXT_FOLDS = 5
+# Whether the second stage reads the block features too (CONTEXT_NAMES + the features) or
+# the context columns alone.
+CONTEXT_BLOCKS = False
+CONTEXT_NAMES = ["p", "prev_p", "next_p", "prev3_p", "next3_p", "page_max_p", "page_mean_p",
+                 "rank_p"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -217,6 +231,72 @@ def expected_f1_keep(page, words, p, gamma):
         if len(f) and f.max() > 0:
             keep[s + order[:int(np.argmax(f)) + 1]] = True
     return keep
+
+
+def context_features(page, vis, p, wds):
+    """Per row, the second stage's context columns (CONTEXT_NAMES) from the first stage's
+    probabilities `p` of the page's visible rows in reading order: the twin of
+    `context_features` in src/extract/auto_model.rs (a missing neighbour counts 0; rank by
+    falling p, ties in reading order, over n - 1). Rows of a page must be contiguous; rows
+    that are not visible get zeros (the model never sees them)."""
+    F = np.zeros((len(p), len(CONTEXT_NAMES)), dtype=np.float32)
+    starts = np.r_[0, np.flatnonzero(page[1:] != page[:-1]) + 1]
+    for s, e in zip(starts, np.r_[starts[1:], len(p)]):
+        idx = np.flatnonzero(vis[s:e])
+        n = len(idx)
+        if n == 0:
+            continue
+        pv = p[s:e][idx].astype(np.float32)
+        wv = wds[s:e][idx].astype(np.float64)
+        pad = np.r_[np.zeros(3, np.float32), pv, np.zeros(3, np.float32)]
+        prev3 = (pad[0:n] + pad[1:1 + n] + pad[2:2 + n]) / np.float32(3)
+        next3 = (pad[4:4 + n] + pad[5:5 + n] + pad[6:6 + n]) / np.float32(3)
+        mean = (pv.astype(np.float64) * wv).sum() / max(wv.sum(), 1.0)
+        rank = np.empty(n, np.float32)
+        rank[np.argsort(-pv, kind="stable")] = np.arange(n) / max(n - 1, 1)
+        F[s + idx] = np.c_[pv, pad[2:2 + n], pad[4:4 + n], prev3, next3, np.full(n, pv.max()),
+                           np.full(n, mean), rank]
+    return F
+
+
+def context_rows(X, C, blocks):
+    return np.c_[C, X] if blocks else C
+
+
+def fit_stages(X, y, w, page, vis, wds, usable, context):
+    """The first stage on the usable rows, and with `context` (trees, depth, blocks) a second
+    one on context columns of first-stage probabilities cross-fitted over the pages (each
+    page's from a first stage trained without it). Returns (first, second or None)."""
+    first = fit(X[usable], y[usable], w[usable])
+    trees, depth, blocks = context
+    if not trees:
+        return first, None
+    units = np.unique(page)
+    of = dict(zip(units, np.random.RandomState(SEED + 1).permutation(len(units)) % CONTEXT_FOLDS))
+    fold = np.array([of[u] for u in page])
+    oof = np.zeros(len(X))
+    for k in range(CONTEXT_FOLDS):
+        tr = (fold != k) & usable
+        oof[fold == k] = fit(X[tr], y[tr], w[tr]).predict_proba(X[fold == k])[:, 1]
+    C = context_features(page, vis, np.where(vis, oof, 0.0), wds)
+    X2 = context_rows(X, C, blocks)
+    saved = dict(PARAMS)
+    PARAMS.update(max_iter=trees, max_depth=depth, max_features=1.0)
+    try:
+        second = fit(X2[usable], y[usable], w[usable])
+    finally:
+        PARAMS.clear()
+        PARAMS.update(saved)
+    return first, second
+
+
+def predict_stages(stages, X, page, vis, wds, blocks):
+    first, second = stages
+    p = np.where(vis, first.predict_proba(X)[:, 1], 0.0)
+    if second is None:
+        return p
+    X2 = context_rows(X, context_features(page, vis, p, wds), blocks)
+    return np.where(vis, second.predict_proba(X2)[:, 1], 0.0)
 
 
 def export(clf, names, add_above=ADD_ABOVE, drop_below=DROP_BELOW, expected_f1=None):
@@ -398,6 +478,11 @@ def main():
     ap.add_argument("--site-exponent", type=float, default=SITE_EXPONENT, metavar="A",
                     help="each package weighs its number of sites to the power A in training "
                          "(0: every package the same)")
+    ap.add_argument("--context-trees", type=int, default=CONTEXT_TREES, metavar="N",
+                    help="trees of the second stage (0: none)")
+    ap.add_argument("--context-depth", type=int, default=CONTEXT_DEPTH)
+    ap.add_argument("--context-blocks", type=int, choices=[0, 1], default=int(CONTEXT_BLOCKS),
+                    help="1: the second stage reads the block features too")
     ap.add_argument("--zero-feature", action="append", default=[], metavar="NAME",
                     help="ablation: set this feature's column to 0 before training, so that "
                          "no tree splits on it (repeatable)")
@@ -437,25 +522,40 @@ def main():
     print(f"{len(X)} blocks, {len(set(page))} pages; proxy F1 of the rules: "
           f"{proxy_f1(page, words, gold_words, label, rules):.4f}", file=sys.stderr)
 
-    def decide(clf, rows, rules_kept, vis, pages):
-        p = clf.predict_proba(rows)[:, 1]
-        if args.expected_f1:
-            # The block's own word count, as the Rust side reads it from `log_words`.
-            wds = np.round(np.expm1(rows[:, col["log_words"]]))
-            return expected_f1_keep(pages, wds, np.where(vis, p, 0.0), args.expected_f1) & vis
-        return np.where(rules_kept, p >= drop_below, p > add_above) & vis
+    wds_all = np.round(np.expm1(X[:, col["log_words"]]))
+    context = (args.context_trees, args.context_depth, bool(args.context_blocks))
+    names2 = CONTEXT_NAMES + (names if args.context_blocks else [])
 
-    def export_model(clf):
-        return export(clf, names, add_above, drop_below, args.expected_f1)
+    def train(m):
+        """Both stages on the rows `m` (whole pages)."""
+        return fit_stages(X[m], y[m], w[m], page[m], visible[m], wds_all[m], usable[m], context)
+
+    def decide(stages, m):
+        rows, pages, vis = X[m], page[m], visible[m]
+        if args.expected_f1:
+            p = predict_stages(stages, rows, pages, vis, wds_all[m], bool(args.context_blocks))
+            return expected_f1_keep(pages, wds_all[m], p, args.expected_f1) & vis
+        p = stages[0].predict_proba(rows)[:, 1]
+        return np.where(rules[m], p >= drop_below, p > add_above) & vis
+
+    def export_model(stages, sample):
+        first, second = stages
+        model = export(first, names, add_above, drop_below, args.expected_f1)
+        check_export(first, model, sample)
+        if second is not None:
+            model["context"] = export(second, names2)
+            # Any rows of the width will do: the trees must agree with scikit-learn's.
+            C = np.random.RandomState(0).rand(len(sample), len(CONTEXT_NAMES)).astype(np.float32)
+            check_export(second, model["context"],
+                         context_rows(sample, C, bool(args.context_blocks)))
+        return model
 
     results = {}
     for held in [] if args.no_lopo else sorted(set(pkg)):
-        tr, te = (pkg != held) & usable, pkg == held
-        clf = fit(X[tr], y[tr], w[tr])
-        model = export_model(clf)
-        check_export(clf, model, X[te])
-        proxy = proxy_f1(page[te], words[te], gold_words[te], label[te],
-                         decide(clf, X[te], rules[te], visible[te], page[te]))
+        tr, te = pkg != held, pkg == held
+        stages = train(tr)
+        model = export_model(stages, X[te])
+        proxy = proxy_f1(page[te], words[te], gold_words[te], label[te], decide(stages, te))
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
             json.dump(model, fh)
             path = fh.name
@@ -477,9 +577,8 @@ def main():
         fold = page_folds(page, args.kfold, sites)
         scores = {}
         for k in range(args.kfold):
-            tr = (fold != k) & usable
             with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-                json.dump(export_model(fit(X[tr], y[tr], w[tr])), fh)
+                json.dump(export_model(train(fold != k), X[fold == k]), fh)
                 path = fh.name
             held = set(page[fold == k])
             with tempfile.TemporaryDirectory() as dump:
@@ -515,13 +614,13 @@ def main():
     print(json.dumps(results, indent=1))
     if args.lopo_only:
         return
-    clf = fit(X[usable], y[usable], w[usable])
-    model = export_model(clf)
-    check_export(clf, model, X)
+    model = export_model(train(np.ones(len(X), dtype=bool)), X)
     with open(args.out, "w") as fh:
         json.dump(model, fh, separators=(",", ":"))
         fh.write("\n")
-    print(f"wrote {args.out}: {len(model['trees'])} trees", file=sys.stderr)
+    print(f"wrote {args.out}: {len(model['trees'])} trees"
+          + (f" + {len(model['context']['trees'])} in the second stage" if "context" in model else ""),
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1289,7 +1289,7 @@ struct Tree {
 impl Tree {
     /// The walk over the unpacked arrays: the twin of [`Model::eval_packed`], for tests.
     #[cfg(test)]
-    fn eval(&self, x: &[f32; NF]) -> f32 {
+    fn eval<const W: usize>(&self, x: &[f32; W]) -> f32 {
         let mut i = 0usize;
         // A tree reaches a leaf in fewer than `len` steps.
         for _ in 0..self.feature.len() {
@@ -1331,8 +1331,8 @@ impl Tree {
         (met, deepest)
     }
 
-    /// Arrays of one length, features and children in range, and one tree.
-    fn check(&self) -> Result<(), String> {
+    /// Arrays of one length, features (below `width`) and children in range, and one tree.
+    fn check(&self, width: usize) -> Result<(), String> {
         let n = self.feature.len();
         if [
             self.threshold.len(),
@@ -1348,7 +1348,7 @@ impl Tree {
         }
         for i in 0..n {
             if self.feature[i] >= 0 {
-                if self.feature[i] as usize >= NF {
+                if self.feature[i] as usize >= width {
                     return Err(format!("feature index {} out of range", self.feature[i]));
                 }
                 if self.left[i] as usize >= n || self.right[i] as usize >= n {
@@ -1386,7 +1386,7 @@ impl Tree {
 /// `ops/train_auto.py`), where they beat both the earlier confident-ends-only policy (0.8,
 /// 0.05) and a plain `p > 0.5` that ignores the rules.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Model {
+pub struct Model<const W: usize = NF> {
     features: Vec<String>,
     baseline: f32,
     add_above: f32,
@@ -1428,10 +1428,10 @@ impl Node {
     // `!(a <= b)` is meant: it is the unpacked walk's test, NaN included (`a > b` is not).
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     #[inline(always)]
-    fn next(self, x: &[f32; NF]) -> usize {
-        // `feature & (NF - 1)` changes nothing (`from_json` checked every feature is < NF, a
+    fn next<const W: usize>(self, x: &[f32; W]) -> usize {
+        // `feature & (W - 1)` changes nothing (`from_json` checked every feature is < W, a
         // power of two) but lets the compiler drop the bounds check. NaN goes right.
-        let goes_right = !(x[usize::from(self.feature) & (NF - 1)] <= self.split);
+        let goes_right = !(x[usize::from(self.feature) & (W - 1)] <= self.split);
         usize::from(self.child) + usize::from(goes_right)
     }
 }
@@ -1450,15 +1450,27 @@ const LANES: usize = 8;
 const NODE_CAP: usize = 1 << 14;
 const _: () = assert!(NODE_CAP.is_power_of_two() && NF.is_power_of_two());
 
-impl Model {
-    /// Parse and validate a model file.
+impl Model<NF> {
+    /// Parse and validate a model file (its first stage; see [`Stages`] for both).
     pub fn from_json(json: &str) -> Result<Model, String> {
         let m: Model = serde_json::from_str(json).map_err(|e| format!("model: {e}"))?;
-        if m.features != FEATURE_NAMES {
+        m.validated(&FEATURE_NAMES)
+    }
+}
+
+impl<const W: usize> Model<W> {
+    /// The model, checked against the feature names `names` (at most `W` of them, `W` a
+    /// power of two) and packed for walking.
+    fn validated(self, names: &[&str]) -> Result<Model<W>, String> {
+        let m = self;
+        if !W.is_power_of_two() || names.len() > W {
+            return Err(format!("model rows of {W} cannot hold {} features", names.len()));
+        }
+        if m.features != names {
             return Err(format!(
                 "model features differ from this build's ({} vs {})",
                 m.features.len(),
-                NF
+                names.len()
             ));
         }
         if let Some(g) = m.expected_f1.filter(|g| !(g.is_finite() && *g > 0.0)) {
@@ -1475,7 +1487,8 @@ impl Model {
         });
         m.values.push(0.0);
         for (k, t) in m.trees.iter().enumerate() {
-            t.check().map_err(|e| format!("tree {k}: {e}"))?;
+            t.check(names.len())
+                .map_err(|e| format!("tree {k}: {e}"))?;
             let root = m.nodes.len();
             m.roots.push((root as u32, t.depth()));
             // Breadth first from the root, each split's two children given adjacent slots:
@@ -1531,7 +1544,7 @@ impl Model {
 
     /// One packed tree's value for `x` (the same walk as [`Tree::eval`]): `steps` steps
     /// from `root`, leaves holding still.
-    fn eval_packed(&self, (root, steps): (u32, u32), x: &[f32; NF]) -> f32 {
+    fn eval_packed(&self, (root, steps): (u32, u32), x: &[f32; W]) -> f32 {
         let mut i = root as usize;
         for _ in 0..steps {
             i = self.nodes[i].next(x);
@@ -1540,7 +1553,7 @@ impl Model {
     }
 
     /// The model's probability that a block with features `x` is main content.
-    pub fn probability(&self, x: &[f32; NF]) -> f32 {
+    pub fn probability(&self, x: &[f32; W]) -> f32 {
         let sum = self
             .roots
             .iter()
@@ -1551,14 +1564,14 @@ impl Model {
 
     /// [`Model::probability`]'s obvious twin over the unpacked trees.
     #[cfg(test)]
-    fn probability_unpacked(&self, x: &[f32; NF]) -> f32 {
+    fn probability_unpacked(&self, x: &[f32; W]) -> f32 {
         let raw = self.baseline + self.trees.iter().map(|t| t.eval(x)).sum::<f32>();
         sigmoid(raw)
     }
 
     /// Whether a block with features `x` is kept, given the rules' verdict `rules_kept`: one
     /// row through [`Model::keeps_all`].
-    pub fn keeps(&self, x: &[f32; NF], rules_kept: bool) -> bool {
+    pub fn keeps(&self, x: &[f32; W], rules_kept: bool) -> bool {
         let mut out = Vec::with_capacity(1);
         self.keeps_all(&[x], &[rules_kept], &mut out);
         out[0]
@@ -1578,7 +1591,7 @@ impl Model {
     /// stopped early when the trees still to come could not move its score across its
     /// threshold; callgrind (500 pages of `dev.warc.gz`) counted 208.0 M instructions for
     /// that against 209.1 M for walking every tree, so the exact walk stays alone.
-    pub fn keeps_all(&self, rows: &[&[f32; NF]], rules: &[bool], out: &mut Vec<bool>) {
+    pub fn keeps_all(&self, rows: &[&[f32; W]], rules: &[bool], out: &mut Vec<bool>) {
         let mut p = Vec::with_capacity(rows.len());
         self.probabilities_all(rows, &mut p);
         out.clear();
@@ -1587,7 +1600,7 @@ impl Model {
 
     /// [`Model::probability`] of every row, `LANES` rows walked side by side per tree: their
     /// walks are independent, so the CPU overlaps them.
-    pub fn probabilities_all(&self, rows: &[&[f32; NF]], out: &mut Vec<f32>) {
+    pub fn probabilities_all(&self, rows: &[&[f32; W]], out: &mut Vec<f32>) {
         out.clear();
         let (Ok(nodes), Ok(values)) = (
             <&[Node; NODE_CAP]>::try_from(self.nodes.as_slice()),
@@ -1621,25 +1634,162 @@ impl Model {
 
     /// [`Model::keeps`]'s twin: one row's full sum, then the threshold.
     #[cfg(test)]
-    fn keeps_full(&self, x: &[f32; NF], rules_kept: bool) -> bool {
+    fn keeps_full(&self, x: &[f32; W], rules_kept: bool) -> bool {
         self.verdict(self.probability(x), rules_kept)
+    }
+}
+
+/// The features of the second stage that are not the first's (`CONTEXT_NAMES`), per
+/// visible block in reading order, from the first stage's probabilities `p` of the page's
+/// visible blocks and their words `w`: the block's own probability, those of the block
+/// before and after it, the means of the three before and of the three after (a missing
+/// neighbour counts 0), the page's highest probability and its word-weighted mean, and the
+/// block's rank by falling probability (ties in reading order) over `n - 1`.
+///
+/// Content comes in runs: a block whose neighbours the first stage is sure of is likelier
+/// content than its own features say, and one alone among boilerplate likelier not. This is
+/// Web2Text's point (Vogels et al., 2018: a block's label depends on its neighbours' through
+/// pairwise potentials) and CETR's smoothing of tag ratios (Weninger et al., 2010, §3.2)
+/// applied to the model's own verdicts; here a second tree ensemble learns how to combine
+/// them (stacking), where those papers fix the form.
+pub fn context_features(p: &[f32], w: &[f32]) -> Vec<[f32; NC]> {
+    let n = p.len();
+    let at = |i: isize| -> f32 {
+        if i < 0 || i as usize >= n {
+            0.0
+        } else {
+            p[i as usize]
+        }
+    };
+    let max = p.iter().copied().fold(0.0f32, f32::max);
+    let (mut pw, mut ws) = (0.0f64, 0.0f64);
+    for (&p, &w) in p.iter().zip(w) {
+        pw += f64::from(p) * f64::from(w);
+        ws += f64::from(w);
+    }
+    let mean = (pw / ws.max(1.0)) as f32;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
+    let mut rank = vec![0f32; n];
+    let denom = n.saturating_sub(1).max(1) as f32;
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r as f32 / denom;
+    }
+    (0..n)
+        .map(|i| {
+            let i = i as isize;
+            [
+                p[i as usize],
+                at(i - 1),
+                at(i + 1),
+                (at(i - 3) + at(i - 2) + at(i - 1)) / 3.0,
+                (at(i + 1) + at(i + 2) + at(i + 3)) / 3.0,
+                max,
+                mean,
+                rank[i as usize],
+            ]
+        })
+        .collect()
+}
+
+/// Names of [`context_features`]' columns, as a second stage's model file lists them.
+pub const CONTEXT_NAMES: [&str; NC] = [
+    "p",
+    "prev_p",
+    "next_p",
+    "prev3_p",
+    "next3_p",
+    "page_max_p",
+    "page_mean_p",
+    "rank_p",
+];
+
+/// Number of [`context_features`] per block.
+pub const NC: usize = 8;
+
+/// Row width of the second stage: its context columns, then the first stage's features
+/// when it reads them too (`NC + NF` fit in 128, a power of two for the walk's mask).
+const CW: usize = 128;
+
+/// The learned stages of a model file: the first over the block features, and an optional
+/// second (`"context"` in the file) over [`context_features`] of the first's
+/// probabilities, then, when its feature list goes on, the block features again.
+#[derive(Debug, Clone)]
+pub struct Stages {
+    first: Model,
+    context: Option<Model<CW>>,
+}
+
+impl Stages {
+    /// Parse and validate a model file with its optional second stage.
+    pub fn from_json(json: &str) -> Result<Stages, String> {
+        let mut v: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| format!("model: {e}"))?;
+        let context = v.as_object_mut().and_then(|o| o.remove("context"));
+        let first: Model = serde_json::from_value(v).map_err(|e| format!("model: {e}"))?;
+        let first = first.validated(&FEATURE_NAMES)?;
+        let context = match context {
+            None => None,
+            Some(c) => {
+                let c: Model<CW> =
+                    serde_json::from_value(c).map_err(|e| format!("context model: {e}"))?;
+                let with_blocks: Vec<&str> =
+                    CONTEXT_NAMES.iter().chain(&FEATURE_NAMES).copied().collect();
+                let names: &[&str] = if c.features.len() == NC {
+                    &CONTEXT_NAMES
+                } else {
+                    &with_blocks
+                };
+                Some(
+                    c.validated(names)
+                        .map_err(|e| format!("context model: {e}"))?,
+                )
+            }
+        };
+        Ok(Stages { first, context })
+    }
+
+    /// The final probability of every row (`w`: the rows' words): the first stage's, or
+    /// the second's over the first's.
+    pub fn probabilities(&self, x: &[&[f32; NF]], w: &[f32]) -> Vec<f32> {
+        let mut p = Vec::with_capacity(x.len());
+        self.first.probabilities_all(x, &mut p);
+        let Some(c) = &self.context else {
+            return p;
+        };
+        let blocks_too = c.features.len() > NC;
+        let rows: Vec<[f32; CW]> = context_features(&p, w)
+            .iter()
+            .zip(x)
+            .map(|(ctx, x)| {
+                let mut row = [0f32; CW];
+                row[..NC].copy_from_slice(ctx);
+                if blocks_too {
+                    row[NC..NC + NF].copy_from_slice(&x[..]);
+                }
+                row
+            })
+            .collect();
+        let refs: Vec<&[f32; CW]> = rows.iter().collect();
+        c.probabilities_all(&refs, &mut p);
+        p
     }
 }
 
 /// The shipped model (or `WARCSIFT_AUTO_MODEL`'s), loaded once; `None` when it has no trees
 /// or cannot be used (then the rules decide).
-fn model() -> Option<&'static Model> {
-    static MODEL: OnceLock<Option<Model>> = OnceLock::new();
+fn model() -> Option<&'static Stages> {
+    static MODEL: OnceLock<Option<Stages>> = OnceLock::new();
     MODEL
         .get_or_init(|| {
             let loaded = match std::env::var_os("WARCSIFT_AUTO_MODEL") {
                 Some(path) => std::fs::read_to_string(&path)
                     .map_err(|e| format!("{}: {e}", path.to_string_lossy()))
-                    .and_then(|j| Model::from_json(&j)),
-                None => Model::from_json(include_str!("auto_model.json")),
+                    .and_then(|j| Stages::from_json(&j)),
+                None => Stages::from_json(include_str!("auto_model.json")),
             };
             match loaded {
-                Ok(m) if !m.trees.is_empty() => Some(m),
+                Ok(m) if !m.first.trees.is_empty() => Some(m),
                 Ok(_) => None,
                 Err(e) => {
                     eprintln!("warcsift: auto's learned model not used ({e}); rules decide");
@@ -1657,6 +1807,12 @@ fn visible_blocks(d: &Decision) -> Vec<usize> {
         .collect()
 }
 
+/// The rows' words, as [`expected_f1_keep`] and [`context_features`] weigh them: the
+/// block's own word count, read back from `log_words`.
+fn row_words(x: &[&[f32; NF]]) -> Vec<f32> {
+    x.iter().map(|r| r[LOG_WORDS].exp_m1().round()).collect()
+}
+
 /// The model's probability per block of `d` (0 for a pruned or empty block), or `None`
 /// when no model is available: what `explain` shows beside the verdict.
 pub(crate) fn probabilities(doc: &Doc, d: &Decision) -> Option<Vec<f32>> {
@@ -1664,8 +1820,7 @@ pub(crate) fn probabilities(doc: &Doc, d: &Decision) -> Option<Vec<f32>> {
     let rows = features(doc, d);
     let visible = visible_blocks(d);
     let x: Vec<&[f32; NF]> = visible.iter().map(|&k| &rows[k]).collect();
-    let mut p = Vec::with_capacity(x.len());
-    m.probabilities_all(&x, &mut p);
+    let p = m.probabilities(&x, &row_words(&x));
     let mut out = vec![0.0; rows.len()];
     for (&k, v) in visible.iter().zip(p) {
         out[k] = v;
@@ -1682,14 +1837,13 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
     let visible = visible_blocks(d);
     let x: Vec<&[f32; NF]> = visible.iter().map(|&k| &rows[k]).collect();
     let mut verdicts = Vec::with_capacity(visible.len());
-    if let Some(gamma) = m.expected_f1 {
-        let mut p = Vec::with_capacity(x.len());
-        m.probabilities_all(&x, &mut p);
-        let w: Vec<f32> = x.iter().map(|r| r[LOG_WORDS].exp_m1().round()).collect();
+    if let Some(gamma) = m.first.expected_f1 {
+        let w = row_words(&x);
+        let p = m.probabilities(&x, &w);
         verdicts = expected_f1_keep(&p, &w, gamma);
     } else {
         let rules: Vec<bool> = visible.iter().map(|&k| d.keep_block[k]).collect();
-        m.keeps_all(&x, &rules, &mut verdicts);
+        m.first.keeps_all(&x, &rules, &mut verdicts);
     }
     let mut keep = vec![false; rows.len()];
     for (&k, v) in visible.iter().zip(verdicts) {
@@ -2110,7 +2264,74 @@ mod tests {
     }
 
     #[test]
+    fn context_features_of_a_worked_example() {
+        // Four visible blocks; ops/train_auto.py's `context_features` gives the same rows
+        // (with a hidden block between the second and third, which it skips).
+        let p = [0.9, 0.1, 0.5, 0.5];
+        let w = [10.0, 0.0, 30.0, 60.0];
+        let rows = context_features(&p, &w);
+        // p, prev, next, mean of 3 before, of 3 after, page max, word-weighted mean
+        // (9 + 0 + 15 + 30) / 100, rank by falling p with ties in reading order.
+        let want = [
+            [0.9, 0.0, 0.1, 0.0, 1.1 / 3.0, 0.9, 0.54, 0.0],
+            [0.1, 0.9, 0.5, 0.3, 1.0 / 3.0, 0.9, 0.54, 1.0],
+            [0.5, 0.1, 0.5, 1.0 / 3.0, 0.5 / 3.0, 0.9, 0.54, 1.0 / 3.0],
+            [0.5, 0.5, 0.0, 0.5, 0.0, 0.9, 0.54, 2.0 / 3.0],
+        ];
+        for (got, want) in rows.iter().zip(want) {
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-6, "{got:?} vs {want:?}");
+            }
+        }
+        // One block, and none.
+        assert_eq!(
+            context_features(&[0.3], &[0.0]),
+            vec![[0.3, 0.0, 0.0, 0.0, 0.0, 0.3, 0.0, 0.0]]
+        );
+        assert!(context_features(&[], &[]).is_empty());
+    }
+
+    #[test]
+    fn a_second_stage_reads_the_first_stages_probabilities() {
+        // First stage: one leaf, p = sigmoid(0) = 0.5 for every block. Second stage: p of
+        // the next block (column 2) above 0.25 gives +2, else -2: the last block, which
+        // has no next, is judged boilerplate, the others content.
+        let first = format!(
+            r#""features": {:?}, "baseline": 0, "add_above": 0.3, "drop_below": 0.2,
+                "expected_f1": 1.0,
+                "trees": [{{"feature": [-1], "threshold": [0], "left": [0], "right": [0], "value": [0]}}]"#,
+            FEATURE_NAMES
+        );
+        let second = format!(
+            r#"{{"features": {:?}, "baseline": 0, "add_above": 0.3, "drop_below": 0.2,
+                "trees": [{{"feature": [2, -1, -1], "threshold": [0.25, 0, 0], "left": [1, 0, 0], "right": [2, 0, 0], "value": [0, -2, 2]}}]}}"#,
+            CONTEXT_NAMES
+        );
+        let m = Stages::from_json(&format!(r#"{{{first}, "context": {second}}}"#)).unwrap();
+        let rows = [[0f32; NF]; 3];
+        let refs: Vec<&[f32; NF]> = rows.iter().collect();
+        let p = m.probabilities(&refs, &[5.0, 5.0, 5.0]);
+        let (hi, lo) = (1.0 / (1.0 + (-2f32).exp()), 1.0 / (1.0 + 2f32.exp()));
+        assert_eq!(p, vec![hi, hi, lo]);
+        // Without the second stage, the first's probabilities.
+        let only = Stages::from_json(&format!("{{{first}}}")).unwrap();
+        assert_eq!(only.probabilities(&refs, &[5.0; 3]), vec![0.5; 3]);
+        // A second stage over the block features too names the context columns first; one
+        // whose names are neither list, or whose split reads past them, is refused.
+        let both: Vec<&str> = CONTEXT_NAMES.iter().chain(&FEATURE_NAMES).copied().collect();
+        let with_blocks = second.replace(&format!("{CONTEXT_NAMES:?}"), &format!("{both:?}"));
+        assert!(Stages::from_json(&format!(r#"{{{first}, "context": {with_blocks}}}"#)).is_ok());
+        let wrong = second.replace(r#""p","#, r#""q","#);
+        assert!(Stages::from_json(&format!(r#"{{{first}, "context": {wrong}}}"#))
+            .unwrap_err()
+            .contains("context model"));
+        let past = second.replace(r#""feature": [2, -1, -1]"#, r#""feature": [8, -1, -1]"#);
+        assert!(Stages::from_json(&format!(r#"{{{first}, "context": {past}}}"#)).is_err());
+    }
+
+    #[test]
     fn the_shipped_model_loads() {
+        Stages::from_json(include_str!("auto_model.json")).expect("shipped model is valid");
         Model::from_json(include_str!("auto_model.json")).expect("shipped model is valid");
     }
 
@@ -2190,7 +2411,7 @@ mod tests {
             right: vec![2, 0, 4, 0, 0],
             value: vec![0.0, 2.0, 0.0, -1.0, 4.0],
         };
-        t.check().unwrap();
+        t.check(NF).unwrap();
         let mut x = [0f32; NF];
         assert_eq!(t.eval(&x), 2.0);
         x[1] = 1.0;
