@@ -7,7 +7,9 @@
 //! Columns: `package`, `page`, `block`, `words`, `gold_words` (words in the page's gold text),
 //! `label` (share of the block's word trigrams found in the gold text; bigrams, then words,
 //! for blocks shorter than three words), then one column per feature
-//! (`warcsift::extract::auto_model::FEATURE_NAMES`).
+//! (`warcsift::extract::auto_model::FEATURE_NAMES`), then `group1` and `group2`, the
+//! element ids of the parent and grandparent of the block's container
+//! (`warcsift::extract::auto_model::block_groups`: the second stage's sibling context).
 //!
 //! With `--texts FILE` first, each block's text goes to FILE too (`package`, `page`, `block`,
 //! `text`, tabs and line breaks as spaces), to read the table's rows beside what they hold.
@@ -45,7 +47,7 @@ fn main() -> Result<(), String> {
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
     let header = format!(
-        "package\tpage\tblock\twords\tgold_words\tlabel\t{}",
+        "package\tpage\tblock\twords\tgold_words\tlabel\t{}\tgroup1\tgroup2",
         FEATURE_NAMES.join("\t")
     );
     writeln!(out, "{header}").map_err(|e| e.to_string())?;
@@ -80,9 +82,10 @@ fn main() -> Result<(), String> {
                     grams_in as f64 / bw.windows(n).count() as f64
                 };
                 let cols: Vec<String> = row.iter().map(|v| format!("{v}")).collect();
+                let [g1, g2] = table.groups[k];
                 writeln!(
                     out,
-                    "{}\t{}\t{k}\t{}\t{}\t{label:.3}\t{}",
+                    "{}\t{}\t{k}\t{}\t{}\t{label:.3}\t{}\t{g1}\t{g2}",
                     package.name,
                     page.id,
                     bw.len(),

@@ -23,6 +23,10 @@ scikit-learn versions has not been checked):
    `--expected-f1 0`, per-block thresholds ADD_ABOVE, DROP_BELOW). A per-page word-F1 proxy computed
    from the labels is printed for the rules and the model (it tracks `warcsift eval`'s
    words_seq F1 to about 0.003).
+   A second stage (CONTEXT_TREES) is fitted the same way on each block's context: its first-stage
+   probability, its neighbours' and its siblings' (`context_features`), computed from
+   probabilities cross-fitted over the training pages, beside the block features; at run
+   time it reads the first stage's probabilities of the page's blocks (stacking).
 4. Leave-one-package-out: for each package, train on the other three, write the model to a
    temporary file and score the held-out package with `warcsift eval` under
    WARCSIFT_AUTO_MODEL, beside `auto-rules` (the hand-written rules alone).
@@ -122,14 +126,14 @@ SITE_EXPONENT = 0.0
 # cross-fitting inside the training pages), so it learns how far to trust the first stage as
 # it will be at run time. CONTEXT_TREES 0 ships no second stage. See docs/quality.md for the
 # held-out figures of the variants.
-CONTEXT_TREES = 30
-CONTEXT_DEPTH = 5
+CONTEXT_TREES = 60
+CONTEXT_DEPTH = 7
 CONTEXT_FOLDS = 5
 # Whether the second stage reads the block features too (CONTEXT_NAMES + the features) or
 # the context columns alone.
-CONTEXT_BLOCKS = False
+CONTEXT_BLOCKS = True
 CONTEXT_NAMES = ["p", "prev_p", "next_p", "prev3_p", "next3_p", "page_max_p", "page_mean_p",
-                 "rank_p"]
+                 "rank_p", "siblings_p", "siblings", "cousins_p", "cousins"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -138,14 +142,18 @@ def load_table(path):
         r = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
         header = next(r)
         rows = list(r)
-    names = header[6:]
+    # Columns named group* are the blocks' places in the page's tree, not features.
+    feats = [i for i, h in enumerate(header) if i >= 6 and not h.startswith("group")]
+    names = [header[i] for i in feats]
+    grp = [i for i, h in enumerate(header) if h.startswith("group")]
     pkg = np.array([x[0] for x in rows])
     page = np.array([x[0] + "/" + x[1] for x in rows])
     words = np.array([float(x[3]) for x in rows])
     gold_words = np.array([float(x[4]) for x in rows])
     label = np.array([float(x[5]) for x in rows])
-    X = np.array([[float(v) for v in x[6:]] for x in rows], dtype=np.float32)
-    return names, pkg, page, words, gold_words, label, X
+    X = np.array([[float(x[i]) for i in feats] for x in rows], dtype=np.float32)
+    groups = np.array([[int(x[i]) for i in grp] for x in rows], dtype=np.int64)
+    return names, pkg, page, words, gold_words, label, X, groups.reshape(len(rows), len(grp))
 
 
 def weights(words, gold_words, pkg, usable, page, share=None):
@@ -233,12 +241,14 @@ def expected_f1_keep(page, words, p, gamma):
     return keep
 
 
-def context_features(page, vis, p, wds):
+def context_features(page, vis, p, wds, groups):
     """Per row, the second stage's context columns (CONTEXT_NAMES) from the first stage's
-    probabilities `p` of the page's visible rows in reading order: the twin of
-    `context_features` in src/extract/auto_model.rs (a missing neighbour counts 0; rank by
-    falling p, ties in reading order, over n - 1). Rows of a page must be contiguous; rows
-    that are not visible get zeros (the model never sees them)."""
+    probabilities `p` of the page's visible rows in reading order and their sibling groups
+    (`groups`, the table's group1 and group2): the twin of `context_features` in
+    src/extract/auto_model.rs (a missing neighbour counts 0; rank by falling p, ties in
+    reading order, over n - 1; per group level the mean p of the group's other visible rows,
+    the row's own without any, and ln(1 + their number)). Rows of a page must be contiguous;
+    rows that are not visible get zeros (the model never sees them)."""
     F = np.zeros((len(p), len(CONTEXT_NAMES)), dtype=np.float32)
     starts = np.r_[0, np.flatnonzero(page[1:] != page[:-1]) + 1]
     for s, e in zip(starts, np.r_[starts[1:], len(p)]):
@@ -254,8 +264,16 @@ def context_features(page, vis, p, wds):
         mean = (pv.astype(np.float64) * wv).sum() / max(wv.sum(), 1.0)
         rank = np.empty(n, np.float32)
         rank[np.argsort(-pv, kind="stable")] = np.arange(n) / max(n - 1, 1)
+        sib = []
+        for level in range(2):
+            _, inv, cnt = np.unique(groups[s:e, level][idx], return_inverse=True,
+                                    return_counts=True)
+            total = np.bincount(inv, weights=pv.astype(np.float64))
+            others = cnt[inv] - 1
+            m = np.where(others > 0, (total[inv] - pv) / np.maximum(others, 1), pv)
+            sib += [m.astype(np.float32), np.log1p(others).astype(np.float32)]
         F[s + idx] = np.c_[pv, pad[2:2 + n], pad[4:4 + n], prev3, next3, np.full(n, pv.max()),
-                           np.full(n, mean), rank]
+                           np.full(n, mean), rank, *sib]
     return F
 
 
@@ -263,7 +281,7 @@ def context_rows(X, C, blocks):
     return np.c_[C, X] if blocks else C
 
 
-def fit_stages(X, y, w, page, vis, wds, usable, context):
+def fit_stages(X, y, w, page, vis, wds, groups, usable, context):
     """The first stage on the usable rows, and with `context` (trees, depth, blocks) a second
     one on context columns of first-stage probabilities cross-fitted over the pages (each
     page's from a first stage trained without it). Returns (first, second or None)."""
@@ -278,7 +296,7 @@ def fit_stages(X, y, w, page, vis, wds, usable, context):
     for k in range(CONTEXT_FOLDS):
         tr = (fold != k) & usable
         oof[fold == k] = fit(X[tr], y[tr], w[tr]).predict_proba(X[fold == k])[:, 1]
-    C = context_features(page, vis, np.where(vis, oof, 0.0), wds)
+    C = context_features(page, vis, np.where(vis, oof, 0.0), wds, groups)
     X2 = context_rows(X, C, blocks)
     saved = dict(PARAMS)
     PARAMS.update(max_iter=trees, max_depth=depth, max_features=1.0)
@@ -290,12 +308,12 @@ def fit_stages(X, y, w, page, vis, wds, usable, context):
     return first, second
 
 
-def predict_stages(stages, X, page, vis, wds, blocks):
+def predict_stages(stages, X, page, vis, wds, groups, blocks):
     first, second = stages
     p = np.where(vis, first.predict_proba(X)[:, 1], 0.0)
     if second is None:
         return p
-    X2 = context_rows(X, context_features(page, vis, p, wds), blocks)
+    X2 = context_rows(X, context_features(page, vis, p, wds, groups), blocks)
     return np.where(vis, second.predict_proba(X2)[:, 1], 0.0)
 
 
@@ -446,6 +464,9 @@ def main():
     ap.add_argument("--heldout-dump", metavar="DIR",
                     help="with --kfold: write each page's held-out text to DIR/PACKAGE/ID.txt "
                          "(score it with `warcsift eval --pred auto-heldout=DIR`)")
+    ap.add_argument("--save-models", metavar="DIR",
+                    help="with --kfold: keep each fold's model as DIR/fold-K.json and its "
+                         "held-out pages as DIR/fold-K.pages (to re-decode without retraining)")
     ap.add_argument("--seed", type=int, default=SEED,
                     help="seed of the page folds and the tree builder (the shipped model: the default)")
     ap.add_argument("--add-above", type=float, default=ADD_ABOVE)
@@ -506,7 +527,9 @@ def main():
         with open(table, "w") as f:
             subprocess.run([os.path.join(ROOT, "target", "release", "examples", "auto_blocks"),
                             args.devset], check=True, stdout=f)
-    names, pkg, page, words, gold_words, label, X = load_table(table)
+    names, pkg, page, words, gold_words, label, X, groups = load_table(table)
+    if groups.shape[1] != 2:
+        sys.exit(f"{table}: no group1/group2 columns (a table of an older auto_blocks)")
     col = {n: i for i, n in enumerate(names)}
     visible = (X[:, col["pruned"]] == 0) & (X[:, col["log_chars"]] > 0)
     usable = visible & (words > 0)
@@ -528,12 +551,14 @@ def main():
 
     def train(m):
         """Both stages on the rows `m` (whole pages)."""
-        return fit_stages(X[m], y[m], w[m], page[m], visible[m], wds_all[m], usable[m], context)
+        return fit_stages(X[m], y[m], w[m], page[m], visible[m], wds_all[m], groups[m], usable[m],
+                          context)
 
     def decide(stages, m):
         rows, pages, vis = X[m], page[m], visible[m]
         if args.expected_f1:
-            p = predict_stages(stages, rows, pages, vis, wds_all[m], bool(args.context_blocks))
+            p = predict_stages(stages, rows, pages, vis, wds_all[m], groups[m],
+                               bool(args.context_blocks))
             return expected_f1_keep(pages, wds_all[m], p, args.expected_f1) & vis
         p = stages[0].predict_proba(rows)[:, 1]
         return np.where(rules[m], p >= drop_below, p > add_above) & vis
@@ -581,6 +606,11 @@ def main():
                 json.dump(export_model(train(fold != k), X[fold == k]), fh)
                 path = fh.name
             held = set(page[fold == k])
+            if args.save_models:
+                os.makedirs(args.save_models, exist_ok=True)
+                shutil.copyfile(path, os.path.join(args.save_models, f"fold-{k}.json"))
+                with open(os.path.join(args.save_models, f"fold-{k}.pages"), "w") as f:
+                    f.write("".join(p + "\n" for p in sorted(held)))
             with tempfile.TemporaryDirectory() as dump:
                 scores.update({p: v for p, v in
                                page_scores(binary, args.devset, path,

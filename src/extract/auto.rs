@@ -1156,6 +1156,9 @@ pub struct BlockTable {
     pub rules_kept: Vec<bool>,
     /// What `auto` (the model, or the rules where there is none) kept.
     pub kept: Vec<bool>,
+    /// The parent and grandparent element of each block's container
+    /// ([`super::auto_model::block_groups`]).
+    pub groups: Vec<[u32; 2]>,
 }
 
 /// Build the [`BlockTable`] of `doc` under `auto`'s rules.
@@ -1178,6 +1181,7 @@ pub fn block_table(doc: &Doc, auto: &Auto) -> BlockTable {
         .collect();
     BlockTable {
         kept: keep(doc, &d),
+        groups: super::auto_model::block_groups(doc, &d),
         rows,
         texts,
         rules_kept: d.keep_block,

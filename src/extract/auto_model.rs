@@ -10,6 +10,10 @@
 //! follows the block classifiers of the seeds (BTE's and jusText's block view, LQF's link
 //! quota, CETR's density, TKD's title-keyword overlap) rather than any one of them.
 //!
+//! A model file may add a second stage (`"context"`): trees over each block's first-stage
+//! probability, its neighbours' and its siblings' ([`context_features`]), and the block
+//! features again, whose probability replaces the first's ([`Stages`]).
+//!
 //! The call is made per page, not per block: the blocks whose union maximises the page's
 //! expected word F1 under the model's probabilities ([`expected_f1_keep`]), since the page
 //! is scored by an F1 that no per-block threshold maximises. A model file without
@@ -1464,7 +1468,10 @@ impl<const W: usize> Model<W> {
     fn validated(self, names: &[&str]) -> Result<Model<W>, String> {
         let m = self;
         if !W.is_power_of_two() || names.len() > W {
-            return Err(format!("model rows of {W} cannot hold {} features", names.len()));
+            return Err(format!(
+                "model rows of {W} cannot hold {} features",
+                names.len()
+            ));
         }
         if m.features != names {
             return Err(format!(
@@ -1487,8 +1494,7 @@ impl<const W: usize> Model<W> {
         });
         m.values.push(0.0);
         for (k, t) in m.trees.iter().enumerate() {
-            t.check(names.len())
-                .map_err(|e| format!("tree {k}: {e}"))?;
+            t.check(names.len()).map_err(|e| format!("tree {k}: {e}"))?;
             let root = m.nodes.len();
             m.roots.push((root as u32, t.depth()));
             // Breadth first from the root, each split's two children given adjacent slots:
@@ -1641,18 +1647,20 @@ impl<const W: usize> Model<W> {
 
 /// The features of the second stage that are not the first's (`CONTEXT_NAMES`), per
 /// visible block in reading order, from the first stage's probabilities `p` of the page's
-/// visible blocks and their words `w`: the block's own probability, those of the block
-/// before and after it, the means of the three before and of the three after (a missing
-/// neighbour counts 0), the page's highest probability and its word-weighted mean, and the
-/// block's rank by falling probability (ties in reading order) over `n - 1`.
+/// visible blocks, their words `w` and their sibling groups `groups` ([`block_groups`]):
+/// the block's own probability, those of the block before and after it, the means of the
+/// three before and of the three after (a missing neighbour counts 0), the page's highest
+/// probability and its word-weighted mean, the block's rank by falling probability (ties in
+/// reading order) over `n - 1`, and for each of its two groups the mean probability of the
+/// group's other blocks (its own when it has none) and `ln(1 + others)`.
 ///
-/// Content comes in runs: a block whose neighbours the first stage is sure of is likelier
-/// content than its own features say, and one alone among boilerplate likelier not. This is
-/// Web2Text's point (Vogels et al., 2018: a block's label depends on its neighbours' through
-/// pairwise potentials) and CETR's smoothing of tag ratios (Weninger et al., 2010, §3.2)
-/// applied to the model's own verdicts; here a second tree ensemble learns how to combine
-/// them (stacking), where those papers fix the form.
-pub fn context_features(p: &[f32], w: &[f32]) -> Vec<[f32; NC]> {
+/// Content comes in runs and in subtrees: a block whose neighbours or siblings the first
+/// stage is sure of is likelier content than its own features say, and one alone among
+/// boilerplate likelier not. This is Web2Text's point (Vogels et al., 2018: a block's label
+/// depends on its neighbours' through pairwise potentials) and CETR's Gaussian smoothing of
+/// the tag-ratio histogram (seed 000, §II) applied to the model's own verdicts; here a
+/// second tree ensemble learns how to combine them (stacking), where those fix the form.
+pub fn context_features(p: &[f32], w: &[f32], groups: &[[u32; 2]]) -> Vec<[f32; NC]> {
     let n = p.len();
     let at = |i: isize| -> f32 {
         if i < 0 || i as usize >= n {
@@ -1675,19 +1683,62 @@ pub fn context_features(p: &[f32], w: &[f32]) -> Vec<[f32; NC]> {
     for (r, &i) in order.iter().enumerate() {
         rank[i] = r as f32 / denom;
     }
+    // Per level, each group's sum of probabilities (in reading order) and size.
+    let mut sums: [std::collections::HashMap<u32, (f64, u32)>; 2] = Default::default();
+    for (g, &p) in groups.iter().zip(p) {
+        for (level, sum) in sums.iter_mut().enumerate() {
+            let e = sum.entry(g[level]).or_insert((0.0, 0));
+            e.0 += f64::from(p);
+            e.1 += 1;
+        }
+    }
+    let sibling = |i: usize, level: usize| -> (f32, f32) {
+        let (sum, count) = groups
+            .get(i)
+            .and_then(|g| sums[level].get(&g[level]).copied())
+            .unwrap_or((f64::from(p[i]), 1));
+        let others = count.saturating_sub(1);
+        let mean = if others == 0 {
+            p[i]
+        } else {
+            ((sum - f64::from(p[i])) / f64::from(others)) as f32
+        };
+        (mean, (others as f32).ln_1p())
+    };
     (0..n)
-        .map(|i| {
-            let i = i as isize;
+        .map(|k| {
+            let i = k as isize;
+            let (m1, c1) = sibling(k, 0);
+            let (m2, c2) = sibling(k, 1);
             [
-                p[i as usize],
+                p[k],
                 at(i - 1),
                 at(i + 1),
                 (at(i - 3) + at(i - 2) + at(i - 1)) / 3.0,
                 (at(i + 1) + at(i + 2) + at(i + 3)) / 3.0,
                 max,
                 mean,
-                rank[i as usize],
+                rank[k],
+                m1,
+                c1,
+                m2,
+                c2,
             ]
+        })
+        .collect()
+}
+
+/// Per block of `d`, the parent and the grandparent of its container (the nearest
+/// block-level element holding it) in `doc`: blocks that share one are siblings in the
+/// page's tree (the title, price and blurb of one item of a grid; the items of the grid).
+pub(crate) fn block_groups(doc: &Doc, d: &Decision) -> Vec<[u32; 2]> {
+    let parent = |e: u32| doc.elements.get(e as usize).map_or(0, |el| el.parent);
+    d.blocks
+        .list
+        .iter()
+        .map(|b| {
+            let g1 = parent(b.container);
+            [g1, parent(g1)]
         })
         .collect()
 }
@@ -1702,10 +1753,14 @@ pub const CONTEXT_NAMES: [&str; NC] = [
     "page_max_p",
     "page_mean_p",
     "rank_p",
+    "siblings_p",
+    "siblings",
+    "cousins_p",
+    "cousins",
 ];
 
 /// Number of [`context_features`] per block.
-pub const NC: usize = 8;
+pub const NC: usize = 12;
 
 /// Row width of the second stage: its context columns, then the first stage's features
 /// when it reads them too (`NC + NF` fit in 128, a power of two for the walk's mask).
@@ -1713,7 +1768,9 @@ const CW: usize = 128;
 
 /// The learned stages of a model file: the first over the block features, and an optional
 /// second (`"context"` in the file) over [`context_features`] of the first's
-/// probabilities, then, when its feature list goes on, the block features again.
+/// probabilities, then, when its feature list goes on, the block features again. The second
+/// stage's probabilities feed the expected-F1 choice; a file without `expected_f1` decides
+/// by the first stage's thresholds alone.
 #[derive(Debug, Clone)]
 pub struct Stages {
     first: Model,
@@ -1733,8 +1790,11 @@ impl Stages {
             Some(c) => {
                 let c: Model<CW> =
                     serde_json::from_value(c).map_err(|e| format!("context model: {e}"))?;
-                let with_blocks: Vec<&str> =
-                    CONTEXT_NAMES.iter().chain(&FEATURE_NAMES).copied().collect();
+                let with_blocks: Vec<&str> = CONTEXT_NAMES
+                    .iter()
+                    .chain(&FEATURE_NAMES)
+                    .copied()
+                    .collect();
                 let names: &[&str] = if c.features.len() == NC {
                     &CONTEXT_NAMES
                 } else {
@@ -1749,16 +1809,16 @@ impl Stages {
         Ok(Stages { first, context })
     }
 
-    /// The final probability of every row (`w`: the rows' words): the first stage's, or
-    /// the second's over the first's.
-    pub fn probabilities(&self, x: &[&[f32; NF]], w: &[f32]) -> Vec<f32> {
+    /// The final probability of every row (`w`: the rows' words, `groups` their sibling
+    /// groups): the first stage's, or the second's over the first's.
+    pub fn probabilities(&self, x: &[&[f32; NF]], w: &[f32], groups: &[[u32; 2]]) -> Vec<f32> {
         let mut p = Vec::with_capacity(x.len());
         self.first.probabilities_all(x, &mut p);
         let Some(c) = &self.context else {
             return p;
         };
         let blocks_too = c.features.len() > NC;
-        let rows: Vec<[f32; CW]> = context_features(&p, w)
+        let rows: Vec<[f32; CW]> = context_features(&p, w, groups)
             .iter()
             .zip(x)
             .map(|(ctx, x)| {
@@ -1807,6 +1867,12 @@ fn visible_blocks(d: &Decision) -> Vec<usize> {
         .collect()
 }
 
+/// The sibling groups of the blocks `visible` of `d`.
+fn visible_groups(doc: &Doc, d: &Decision, visible: &[usize]) -> Vec<[u32; 2]> {
+    let all = block_groups(doc, d);
+    visible.iter().map(|&k| all[k]).collect()
+}
+
 /// The rows' words, as [`expected_f1_keep`] and [`context_features`] weigh them: the
 /// block's own word count, read back from `log_words`.
 fn row_words(x: &[&[f32; NF]]) -> Vec<f32> {
@@ -1820,7 +1886,7 @@ pub(crate) fn probabilities(doc: &Doc, d: &Decision) -> Option<Vec<f32>> {
     let rows = features(doc, d);
     let visible = visible_blocks(d);
     let x: Vec<&[f32; NF]> = visible.iter().map(|&k| &rows[k]).collect();
-    let p = m.probabilities(&x, &row_words(&x));
+    let p = m.probabilities(&x, &row_words(&x), &visible_groups(doc, d, &visible));
     let mut out = vec![0.0; rows.len()];
     for (&k, v) in visible.iter().zip(p) {
         out[k] = v;
@@ -1839,7 +1905,7 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
     let mut verdicts = Vec::with_capacity(visible.len());
     if let Some(gamma) = m.first.expected_f1 {
         let w = row_words(&x);
-        let p = m.probabilities(&x, &w);
+        let p = m.probabilities(&x, &w, &visible_groups(doc, d, &visible));
         verdicts = expected_f1_keep(&p, &w, gamma);
     } else {
         let rules: Vec<bool> = visible.iter().map(|&k| d.keep_block[k]).collect();
@@ -2266,17 +2332,23 @@ mod tests {
     #[test]
     fn context_features_of_a_worked_example() {
         // Four visible blocks; ops/train_auto.py's `context_features` gives the same rows
-        // (with a hidden block between the second and third, which it skips).
+        // (with a hidden block between the second and third, which it skips). The first
+        // two are siblings (group 7), the first three cousins (group 1).
         let p = [0.9, 0.1, 0.5, 0.5];
         let w = [10.0, 0.0, 30.0, 60.0];
-        let rows = context_features(&p, &w);
+        let groups = [[7, 1], [7, 1], [8, 1], [9, 2]];
+        let rows = context_features(&p, &w, &groups);
+        let (l1, l2) = (2f32.ln(), 3f32.ln());
         // p, prev, next, mean of 3 before, of 3 after, page max, word-weighted mean
-        // (9 + 0 + 15 + 30) / 100, rank by falling p with ties in reading order.
+        // (9 + 0 + 15 + 30) / 100, rank by falling p with ties in reading order; then the
+        // other siblings' mean p (the block's own without any) and ln(1 + their number),
+        // and the same for cousins.
+        #[rustfmt::skip]
         let want = [
-            [0.9, 0.0, 0.1, 0.0, 1.1 / 3.0, 0.9, 0.54, 0.0],
-            [0.1, 0.9, 0.5, 0.3, 1.0 / 3.0, 0.9, 0.54, 1.0],
-            [0.5, 0.1, 0.5, 1.0 / 3.0, 0.5 / 3.0, 0.9, 0.54, 1.0 / 3.0],
-            [0.5, 0.5, 0.0, 0.5, 0.0, 0.9, 0.54, 2.0 / 3.0],
+            [0.9, 0.0, 0.1, 0.0, 1.1 / 3.0, 0.9, 0.54, 0.0, 0.1, l1, 0.3, l2],
+            [0.1, 0.9, 0.5, 0.3, 1.0 / 3.0, 0.9, 0.54, 1.0, 0.9, l1, 0.7, l2],
+            [0.5, 0.1, 0.5, 1.0 / 3.0, 0.5 / 3.0, 0.9, 0.54, 1.0 / 3.0, 0.5, 0.0, 0.5, l2],
+            [0.5, 0.5, 0.0, 0.5, 0.0, 0.9, 0.54, 2.0 / 3.0, 0.5, 0.0, 0.5, 0.0],
         ];
         for (got, want) in rows.iter().zip(want) {
             for (g, w) in got.iter().zip(want) {
@@ -2285,10 +2357,10 @@ mod tests {
         }
         // One block, and none.
         assert_eq!(
-            context_features(&[0.3], &[0.0]),
-            vec![[0.3, 0.0, 0.0, 0.0, 0.0, 0.3, 0.0, 0.0]]
+            context_features(&[0.3], &[0.0], &[[1, 0]]),
+            vec![[0.3, 0.0, 0.0, 0.0, 0.0, 0.3, 0.0, 0.0, 0.3, 0.0, 0.3, 0.0]]
         );
-        assert!(context_features(&[], &[]).is_empty());
+        assert!(context_features(&[], &[], &[]).is_empty());
     }
 
     #[test]
@@ -2310,22 +2382,31 @@ mod tests {
         let m = Stages::from_json(&format!(r#"{{{first}, "context": {second}}}"#)).unwrap();
         let rows = [[0f32; NF]; 3];
         let refs: Vec<&[f32; NF]> = rows.iter().collect();
-        let p = m.probabilities(&refs, &[5.0, 5.0, 5.0]);
+        let p = m.probabilities(&refs, &[5.0, 5.0, 5.0], &[[1, 0]; 3]);
         let (hi, lo) = (1.0 / (1.0 + (-2f32).exp()), 1.0 / (1.0 + 2f32.exp()));
         assert_eq!(p, vec![hi, hi, lo]);
         // Without the second stage, the first's probabilities.
         let only = Stages::from_json(&format!("{{{first}}}")).unwrap();
-        assert_eq!(only.probabilities(&refs, &[5.0; 3]), vec![0.5; 3]);
+        assert_eq!(
+            only.probabilities(&refs, &[5.0; 3], &[[1, 0]; 3]),
+            vec![0.5; 3]
+        );
         // A second stage over the block features too names the context columns first; one
         // whose names are neither list, or whose split reads past them, is refused.
-        let both: Vec<&str> = CONTEXT_NAMES.iter().chain(&FEATURE_NAMES).copied().collect();
+        let both: Vec<&str> = CONTEXT_NAMES
+            .iter()
+            .chain(&FEATURE_NAMES)
+            .copied()
+            .collect();
         let with_blocks = second.replace(&format!("{CONTEXT_NAMES:?}"), &format!("{both:?}"));
         assert!(Stages::from_json(&format!(r#"{{{first}, "context": {with_blocks}}}"#)).is_ok());
         let wrong = second.replace(r#""p","#, r#""q","#);
-        assert!(Stages::from_json(&format!(r#"{{{first}, "context": {wrong}}}"#))
-            .unwrap_err()
-            .contains("context model"));
-        let past = second.replace(r#""feature": [2, -1, -1]"#, r#""feature": [8, -1, -1]"#);
+        assert!(
+            Stages::from_json(&format!(r#"{{{first}, "context": {wrong}}}"#))
+                .unwrap_err()
+                .contains("context model")
+        );
+        let past = second.replace(r#""feature": [2, -1, -1]"#, r#""feature": [12, -1, -1]"#);
         assert!(Stages::from_json(&format!(r#"{{{first}, "context": {past}}}"#)).is_err());
     }
 
@@ -2353,6 +2434,32 @@ mod tests {
                 };
             }
             assert_eq!(m.probability(&x), m.probability_unpacked(&x));
+        }
+    }
+
+    #[test]
+    fn the_shipped_second_stage_walks_like_its_unpacked_trees() {
+        let m = Stages::from_json(include_str!("auto_model.json")).unwrap();
+        let c = m.context.expect("the shipped model has a second stage");
+        assert_eq!(c.features.len(), NC + NF, "it reads the block features too");
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        let mut rows = Vec::new();
+        for _ in 0..1001 {
+            let mut x = [0f32; CW];
+            for v in &mut x[..NC + NF] {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                *v = (rng % 1000) as f32 / 500.0 - 0.5;
+            }
+            assert_eq!(c.probability(&x), c.probability_unpacked(&x));
+            rows.push(x);
+        }
+        let refs: Vec<&[f32; CW]> = rows.iter().collect();
+        let mut p = Vec::new();
+        c.probabilities_all(&refs, &mut p);
+        for (x, p) in rows.iter().zip(&p) {
+            assert_eq!(*p, c.probability(x));
         }
     }
 
