@@ -1157,7 +1157,7 @@ pub struct BlockTable {
     /// What `auto` (the model, or the rules where there is none) kept.
     pub kept: Vec<bool>,
     /// The parent and grandparent element of each block's container
-    /// ([`super::auto_model::block_groups`]).
+    /// (`auto_model::block_groups`).
     pub groups: Vec<[u32; 2]>,
 }
 

@@ -1647,7 +1647,7 @@ impl<const W: usize> Model<W> {
 
 /// The features of the second stage that are not the first's (`CONTEXT_NAMES`), per
 /// visible block in reading order, from the first stage's probabilities `p` of the page's
-/// visible blocks, their words `w` and their sibling groups `groups` ([`block_groups`]):
+/// visible blocks, their words `w` and their sibling groups `groups` (`block_groups`):
 /// the block's own probability, those of the block before and after it, the means of the
 /// three before and of the three after (a missing neighbour counts 0), the page's highest
 /// probability and its word-weighted mean, the block's rank by falling probability (ties in
