@@ -289,9 +289,7 @@ def fit_stages(X, y, w, page, vis, wds, groups, usable, context):
     trees, depth, blocks = context
     if not trees:
         return first, None
-    units = np.unique(page)
-    of = dict(zip(units, np.random.RandomState(SEED + 1).permutation(len(units)) % CONTEXT_FOLDS))
-    fold = np.array([of[u] for u in page])
+    fold = page_folds(page, CONTEXT_FOLDS, seed=SEED + 1)
     oof = np.zeros(len(X))
     for k in range(CONTEXT_FOLDS):
         tr = (fold != k) & usable
@@ -398,13 +396,14 @@ def page_scores(binary, devset, model_path, dump=None):
             for r in rows}
 
 
-def page_folds(page, k, site=None):
-    """Page-level folds: pages (never blocks of one page) dealt at random, seeded. With
-    `site` (page -> site), whole sites are dealt instead, so that no page is scored by a
-    model trained on another page of its site: how the model does on sites it never saw."""
+def page_folds(page, k, site=None, seed=None):
+    """Page-level folds: pages (never blocks of one page) dealt at random, seeded (SEED
+    unless `seed`). With `site` (page -> site), whole sites are dealt instead, so that no
+    page is scored by a model trained on another page of its site: how the model does on
+    sites it never saw."""
     keys = np.array([site[p] for p in page]) if site else page
     units = np.unique(keys)
-    fold = np.random.RandomState(SEED).permutation(len(units)) % k
+    fold = np.random.RandomState(SEED if seed is None else seed).permutation(len(units)) % k
     of = dict(zip(units, fold))
     return np.array([of[u] for u in keys])
 
@@ -467,6 +466,10 @@ def main():
     ap.add_argument("--save-models", metavar="DIR",
                     help="with --kfold: keep each fold's model as DIR/fold-K.json and its "
                          "held-out pages as DIR/fold-K.pages (to re-decode without retraining)")
+    ap.add_argument("--from-models", metavar="DIR",
+                    help="with --kfold: score each fold with DIR/fold-K.json (from --save-models, "
+                         "same folds) under this run's --expected-f1, instead of training: "
+                         "another decoding of the same held-out models")
     ap.add_argument("--seed", type=int, default=SEED,
                     help="seed of the page folds and the tree builder (the shipped model: the default)")
     ap.add_argument("--add-above", type=float, default=ADD_ABOVE)
@@ -602,10 +605,22 @@ def main():
         fold = page_folds(page, args.kfold, sites)
         scores = {}
         for k in range(args.kfold):
-            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-                json.dump(export_model(train(fold != k), X[fold == k]), fh)
-                path = fh.name
             held = set(page[fold == k])
+            if args.from_models:
+                with open(os.path.join(args.from_models, f"fold-{k}.json")) as f:
+                    model = json.load(f)
+                with open(os.path.join(args.from_models, f"fold-{k}.pages")) as f:
+                    if set(f.read().split()) != held:
+                        sys.exit(f"{args.from_models}: fold {k} holds other pages than this "
+                                 "run's (another --seed, --group or table?)")
+                model.pop("expected_f1", None)
+                if args.expected_f1:
+                    model["expected_f1"] = args.expected_f1
+            else:
+                model = export_model(train(fold != k), X[fold == k])
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+                json.dump(model, fh)
+                path = fh.name
             if args.save_models:
                 os.makedirs(args.save_models, exist_ok=True)
                 shutil.copyfile(path, os.path.join(args.save_models, f"fold-{k}.json"))

@@ -1466,7 +1466,7 @@ impl<const W: usize> Model<W> {
     /// The model, checked against the feature names `names` (at most `W` of them, `W` a
     /// power of two) and packed for walking.
     fn validated(self, names: &[&str]) -> Result<Model<W>, String> {
-        let m = self;
+        let mut m = self;
         if !W.is_power_of_two() || names.len() > W {
             return Err(format!(
                 "model rows of {W} cannot hold {} features",
@@ -1485,7 +1485,6 @@ impl<const W: usize> Model<W> {
                 "model: expected_f1 must be a positive exponent, not {g}"
             ));
         }
-        let mut m = m;
         // Node 0 is never reached: a leaf's `child` (one before itself) then never wraps.
         m.nodes.push(Node {
             split: f32::NAN,
@@ -1732,15 +1731,14 @@ pub fn context_features(p: &[f32], w: &[f32], groups: &[[u32; 2]]) -> Vec<[f32; 
 /// block-level element holding it) in `doc`: blocks that share one are siblings in the
 /// page's tree (the title, price and blurb of one item of a grid; the items of the grid).
 pub(crate) fn block_groups(doc: &Doc, d: &Decision) -> Vec<[u32; 2]> {
+    d.blocks.list.iter().map(|b| block_group(doc, b)).collect()
+}
+
+/// One block's entry of [`block_groups`].
+fn block_group(doc: &Doc, b: &Block) -> [u32; 2] {
     let parent = |e: u32| doc.elements.get(e as usize).map_or(0, |el| el.parent);
-    d.blocks
-        .list
-        .iter()
-        .map(|b| {
-            let g1 = parent(b.container);
-            [g1, parent(g1)]
-        })
-        .collect()
+    let g1 = parent(b.container);
+    [g1, parent(g1)]
 }
 
 /// Names of [`context_features`]' columns, as a second stage's model file lists them.
@@ -1867,10 +1865,16 @@ fn visible_blocks(d: &Decision) -> Vec<usize> {
         .collect()
 }
 
-/// The sibling groups of the blocks `visible` of `d`.
-fn visible_groups(doc: &Doc, d: &Decision, visible: &[usize]) -> Vec<[u32; 2]> {
-    let all = block_groups(doc, d);
-    visible.iter().map(|&k| all[k]).collect()
+/// The sibling groups of the blocks `visible` of `d`, for `m`'s second stage (none without
+/// one: the first stage reads no groups).
+fn visible_groups(m: &Stages, doc: &Doc, d: &Decision, visible: &[usize]) -> Vec<[u32; 2]> {
+    if m.context.is_none() {
+        return Vec::new();
+    }
+    visible
+        .iter()
+        .map(|&k| block_group(doc, &d.blocks.list[k]))
+        .collect()
 }
 
 /// The rows' words, as [`expected_f1_keep`] and [`context_features`] weigh them: the
@@ -1886,7 +1890,7 @@ pub(crate) fn probabilities(doc: &Doc, d: &Decision) -> Option<Vec<f32>> {
     let rows = features(doc, d);
     let visible = visible_blocks(d);
     let x: Vec<&[f32; NF]> = visible.iter().map(|&k| &rows[k]).collect();
-    let p = m.probabilities(&x, &row_words(&x), &visible_groups(doc, d, &visible));
+    let p = m.probabilities(&x, &row_words(&x), &visible_groups(m, doc, d, &visible));
     let mut out = vec![0.0; rows.len()];
     for (&k, v) in visible.iter().zip(p) {
         out[k] = v;
@@ -1905,7 +1909,7 @@ pub(crate) fn keep(doc: &Doc, d: &Decision) -> Vec<bool> {
     let mut verdicts = Vec::with_capacity(visible.len());
     if let Some(gamma) = m.first.expected_f1 {
         let w = row_words(&x);
-        let p = m.probabilities(&x, &w, &visible_groups(doc, d, &visible));
+        let p = m.probabilities(&x, &w, &visible_groups(m, doc, d, &visible));
         verdicts = expected_f1_keep(&p, &w, gamma);
     } else {
         let rules: Vec<bool> = visible.iter().map(|&k| d.keep_block[k]).collect();
