@@ -271,8 +271,13 @@ pub fn extract_page_as(
 /// A product page whose visible text lacks the description its structured data gives (shops
 /// that render the description from JSON, or behind a tab a script fills) gets it, as a first
 /// block: the longest JSON-LD `description` of at least [`PRODUCT_DESCRIPTION_MIN_WORDS`]
-/// words, unless its first words already appear in the text.
+/// words, unless its first words already appear in the text or the text is long enough to
+/// hold a description of its own ([`PRODUCT_TEXT_DESCRIBED_WORDS`]): there the structured
+/// one is most often the shop's blurb for search engines, a summary the page never shows.
 fn add_product_description(text: &mut String, s: &Structured) {
+    if word_count(text) >= PRODUCT_TEXT_DESCRIBED_WORDS {
+        return;
+    }
     let Some(d) = s
         .descriptions
         .iter()
@@ -296,6 +301,10 @@ fn add_product_description(text: &mut String, s: &Structured) {
 
 /// The shortest structured-data description [`add_product_description`] adds.
 const PRODUCT_DESCRIPTION_MIN_WORDS: usize = 12;
+
+/// A product page's text of this many words has a description of its own:
+/// [`add_product_description`] adds none.
+const PRODUCT_TEXT_DESCRIBED_WORDS: usize = 100;
 
 /// The text a page's structured data offers as its main content, best first: JSON-LD bodies
 /// (`articleBody`, post and answer `text`), then app-state prose, then the longest JSON-LD
@@ -421,6 +430,44 @@ pub fn mean_std(values: &[f64]) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_product_description_fills_in_only_for_a_short_text() {
+        let s = Structured {
+            descriptions: vec![
+                "A short one.".into(),
+                "Our oak shelf, oiled by hand, holds forty books on each of its three boards \
+                 and ships flat."
+                    .into(),
+            ],
+            ..Structured::default()
+        };
+        // A few words of price and stock: the longest description comes first.
+        let mut text = "Oak shelf\n$120\nIn stock".to_string();
+        add_product_description(&mut text, &s);
+        assert!(text.starts_with("Our oak shelf, oiled by hand,"), "{text}");
+        assert!(text.ends_with("\nOak shelf\n$120\nIn stock"), "{text}");
+        // Already there (in other line breaks): nothing added.
+        let mut there = "Oak shelf\nOur oak shelf, oiled by hand, holds forty books on each \
+            of its three boards and ships flat."
+            .to_string();
+        let before = there.clone();
+        add_product_description(&mut there, &s);
+        assert_eq!(there, before);
+        // A text long enough to describe the shelf itself keeps its own words.
+        let mut long = "This shelf is made of solid oak. ".repeat(15);
+        let before = long.clone();
+        add_product_description(&mut long, &s);
+        assert_eq!(long, before);
+        // Descriptions too short to be one are never added.
+        let short = Structured {
+            descriptions: vec!["A short one.".into()],
+            ..Structured::default()
+        };
+        let mut text = "Oak shelf".to_string();
+        add_product_description(&mut text, &short);
+        assert_eq!(text, "Oak shelf");
+    }
 
     #[test]
     fn render_joins_inline_runs_and_breaks_blocks() {
