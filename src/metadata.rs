@@ -6,7 +6,7 @@
 //!
 //! | field            | from |
 //! |------------------|------|
-//! | `title`          | chosen by agreement: the first `<h1>` (not the site's name or logo) that JSON-LD `headline`, `og:title`, `twitter:title`, Dublin Core / citation titles or `<title>` bear out once their site-name parts (`… \| Site`) are cut; on articles, products and categories an `<h1>` sharing a fifth of its words with them; else the declared title, then `<title>`, site-name part cut (see `pick_title`) |
+//! | `title`          | chosen by agreement: the first `<h1>` (not the site's name or logo) that JSON-LD `headline`, `og:title`, `twitter:title`, Dublin Core / citation titles or `<title>` bear out once their site-name parts (`… \| Site`) are cut; on articles, products and categories an `<h1>` sharing a fifth of its words with them; else the declared title (not one that shares no word with the other sources), then `<title>`, site-name part cut (see `pick_title`) |
 //! | `author`         | JSON-LD `author` (Person names, `@id` references resolved), `<meta name=author>` and the common CMS keys (`article:author` when not a URL, `parsely-author`, `sailthru.author`, `dc.creator`, `citation_author`, `byl`, Yoast's `twitter:label1` "Written by" / `twitter:data1`), microdata `itemprop=author`, then a "By Ann Lee" line under the `<h1>`, then an element classed `author`/`byline` (its first block, without label, date or role); two names are joined "A and B", more with `, ` |
 //! | `date_published` | JSON-LD `datePublished` (then `dateCreated`, `uploadDate`), `article:published_time` and the common CMS keys, microdata `datePublished`, then the first `<time datetime>`, then a `<time>` or date-classed element's text, then a short block by the `<h1>` that reads as a date (on authored pages) |
 //! | `description`    | `<meta name=description>`, `og:description`, JSON-LD `description` |
@@ -282,7 +282,11 @@ const META_TITLE_KEYS: &[&str] = &[
 ///    the site's name, a link nor a menu label, when it shares a fifth of its words with a
 ///    declared title or the `<title>`;
 /// 3. with no declared title and no `<title>`, that first `<h1>`;
-/// 4. else the first declared title, then the `<title>`, without the site-name part.
+/// 4. else the first declared title, then the `<title>`, without the site-name part; a
+///    first declared title that shares no word with the other sources while one of them
+///    names a page ("Page | Site") is passed over, and a head "Home" gives the site's name.
+///
+/// An `<h1>` that copies a title source whole loses its site part as the title does.
 fn pick_title(
     doc: &Doc,
     ld: &JsonLd,
@@ -365,6 +369,12 @@ fn pick_title(
             d == key || !h.linked && (affix(&d, &key) || affix(&key, &d))
         });
         if backed {
+            // An <h1> that repeats a title source whole, site part and all (a
+            // screen-reader copy of the <title>), loses that part as the title does.
+            let copied = titles.iter().zip(&heads).find(|(t, (head, _))| {
+                t.trim() == h.text.trim() && !head.is_empty() && head.len() < text.len()
+            });
+            let text = copied.map_or(text, |(_, (head, _))| head.as_str());
             return Some(cut(text, MAX_CHARS));
         }
     }
@@ -387,12 +397,33 @@ fn pick_title(
             }
         }
     }
-    let Some((head, _)) = heads.first() else {
+    // The first declared title, when it shares no word with any other title source (site
+    // part and all) while one of those names a page beside the site ("Page | Site"), names
+    // something else: an embedded video or event, a list's first product, a site-wide
+    // default `og:title`.
+    let others = || {
+        heads
+            .iter()
+            .skip(1)
+            .filter(|(h, _)| !norm_key(h).is_empty())
+    };
+    let lone = heads.first().is_some_and(|(first, _)| {
+        others().any(|(_, tail)| !tail.is_empty())
+            && titles[1..].iter().all(|t| word_overlap(first, t) == 0.0)
+    });
+    let first = if lone { others().next() } else { heads.first() };
+    let Some((head, _)) = first else {
         return h1s
             .iter()
             .find(|h| !h.linked && !is_site(&h.text) && !is_ui_label(&h.text))
             .map(|h| cut(&h.text, MAX_CHARS));
     };
+    // "Home - Site": the home page's title is the site's name.
+    if norm_key(head) == "home" {
+        if let Some(site) = site {
+            return Some(cut(site, MAX_CHARS));
+        }
+    }
     Some(cut(head, MAX_CHARS)).filter(|t| !t.is_empty())
 }
 
@@ -713,6 +744,7 @@ fn blank_part_rest(title: &str) -> Option<&str> {
 /// `title` without a site-name part at its end (or start): the part that is the site's
 /// name (or the page's host), or, where the `<h1>` is one of the parts, that part.
 fn strip_site(title: &str, site: Option<&str>, host: Option<&str>, h1: Option<&str>) -> String {
+    let title = strip_unseparated_site(title.trim(), site, host);
     let title = title.trim();
     let Some(sep) = SEPARATORS.iter().find(|s| title.contains(*s)) else {
         return title.to_string();
@@ -790,6 +822,40 @@ fn strip_site(title: &str, site: Option<&str>, host: Option<&str>, h1: Option<&s
         return parts[..parts.len() - 1].join(sep);
     }
     title.to_string()
+}
+
+/// `title` without a site part that no separator sets off: phpBB's "Site • View topic -"
+/// (or "View forum -") before the topic, the page's host before the headline
+/// ("example.com Vibe Coding"), or the site's name after it ("Trails GHORBA").
+fn strip_unseparated_site<'t>(title: &'t str, site: Option<&str>, host: Option<&str>) -> &'t str {
+    for label in ["View topic - ", "View forum - "] {
+        if let Some((_, rest)) = title.split_once(label) {
+            if !rest.trim().is_empty() {
+                return rest.trim();
+            }
+        }
+    }
+    let rest_of = |rest: Option<&'t str>| {
+        rest.filter(|r| r.starts_with(' ') || r.ends_with(' '))
+            .map(str::trim)
+            .filter(|r| {
+                !r.is_empty()
+                    && !SEPARATORS
+                        .iter()
+                        .any(|s| r.starts_with(s.trim()) || r.ends_with(s.trim()))
+            })
+    };
+    if let Some(rest) = host.and_then(|h| rest_of(title.strip_prefix(h))) {
+        return rest;
+    }
+    if let Some(rest) = site
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .and_then(|s| rest_of(title.strip_suffix(s)))
+    {
+        return rest;
+    }
+    title
 }
 
 /// `text` without a first or last part (between [`SEPARATORS`]) that is the site's name.
@@ -2155,6 +2221,74 @@ mod tests {
         let html = r#"<title> | Nuts &amp; Volts Magazine</title><body><p>x</p>"#;
         let m = read(html, PageType::Listing, None);
         assert_eq!(m.title, None);
+    }
+
+    #[test]
+    fn a_declared_title_that_no_other_source_bears_out_is_passed_over() {
+        // A listing page's one embedded video: its name shares no word with the <title>.
+        let html = r#"<title>Car Rental Topics | Eugene News</title>
+            <script type="application/ld+json">{"@type": "VideoObject",
+            "name": "Thursday Live Broadcast", "uploadDate": "2025-12-18"}</script>
+            <body><p>x</p>"#;
+        let m = read(html, PageType::Listing, None);
+        assert_eq!(m.title.as_deref(), Some("Car Rental Topics"));
+        // One that shares a word with it is the page's own.
+        let html = r#"<title>Car Rental Topics | Eugene News</title>
+            <script type="application/ld+json">{"@type": "VideoObject",
+            "name": "Car Rental Explained", "uploadDate": "2025-12-18"}</script>
+            <body><p>x</p>"#;
+        let m = read(html, PageType::Listing, None);
+        assert_eq!(m.title.as_deref(), Some("Car Rental Explained"));
+        // The whole <title>, site part and all, counts: here its head is the site's name.
+        let html = r#"<title>Daily News | Scotland | Old town walls restored</title>
+            <meta name="headline" content="Old town walls restored"><body><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("Old town walls restored"));
+    }
+
+    #[test]
+    fn an_h1_that_copies_the_whole_title_loses_its_site_part() {
+        let html = r#"<title>How to help babies sleep | Patient Education | Kids Hospital</title>
+            <body><h1 class="sr-only">How to help babies sleep | Patient Education | Kids
+            Hospital</h1><h2>How to help babies sleep</h2><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("How to help babies sleep"));
+    }
+
+    #[test]
+    fn a_site_part_without_a_separator_is_cut() {
+        // phpBB 3.0: "Site • View topic - Topic".
+        let html = r#"<title>Campers • View topic - Best tent for winter?</title><body><p>x</p>"#;
+        let m = read(html, PageType::Forum, None);
+        assert_eq!(m.title.as_deref(), Some("Best tent for winter?"));
+        // The host before the headline; the <h1> is the host, the site's name.
+        let html = r#"<title>example.com Vibe Coding</title><body><h1>example.com</h1>
+            <p>x</p>"#;
+        let m = read(
+            html,
+            PageType::Article,
+            Some("https://example.com/2025/vibe.html"),
+        );
+        assert_eq!(m.title.as_deref(), Some("Vibe Coding"));
+        // The site's name after it.
+        let html = r#"<title>Trails GHORBA</title>
+            <meta property="og:site_name" content="GHORBA"><body><h1>Trails</h1><p>x</p>"#;
+        let m = read(html, PageType::Service, None);
+        assert_eq!(m.title.as_deref(), Some("Trails"));
+        // A name the title only begins with is a brand of the product, and stays.
+        let html = r#"<title>GHORBA Trail Map</title>
+            <meta property="og:site_name" content="GHORBA"><body><p>x</p>"#;
+        let m = read(html, PageType::Product, None);
+        assert_eq!(m.title.as_deref(), Some("GHORBA Trail Map"));
+    }
+
+    #[test]
+    fn a_home_page_titled_home_is_named_by_its_site() {
+        let html = r#"<title>Home - The Example Blog</title>
+            <meta property="og:site_name" content="The Example Blog"><body>
+            <h2>First post</h2><p>x</p>"#;
+        let m = read(html, PageType::Listing, Some("https://blog.example.com/"));
+        assert_eq!(m.title.as_deref(), Some("The Example Blog"));
     }
 
     #[test]
