@@ -2117,4 +2117,85 @@ mod tests {
         let t = extract_text(open_nav, &Auto::default()).text;
         assert!(t.contains("harbour reopened"), "{t}");
     }
+
+    /// The front page of books.toscrape.com (a shop's demo for scrapers, laid out as its
+    /// Django Oscar theme writes it): a sidebar of 50 categories, a demo-site warning, and
+    /// a grid of 20 books, each a cover, stars, a linked title, a price, "In stock" and a
+    /// basket button. The books and their prices are the page.
+    #[test]
+    fn a_shop_grid_keeps_its_items_and_prices() {
+        let mut html = String::from(
+            "<html lang=\"en-us\"><head><title>All products | Books to Scrape - Sandbox</title>\
+             </head><body><header class=\"header container-fluid\"><div class=\"col-sm-8 h1\">\
+             <a href=\"index.html\">Books to Scrape</a><small> We love being scraped!</small>\
+             </div></header><div class=\"container-fluid page\"><ul class=breadcrumb><li>\
+             <a href=\"index.html\">Home</a></li><li class=active>All products</li></ul>\
+             <div class=row><aside class=\"sidebar col-sm-4 col-md-3\"><div class=side_categories>\
+             <ul class=\"nav nav-list\"><li><a href=\"books_1/index.html\">Books</a><ul>",
+        );
+        for i in 0..50 {
+            html.push_str(&format!(
+                "<li><a href=\"books/category-{i}/index.html\">Category {i}</a></li>"
+            ));
+        }
+        html.push_str(
+            "</ul></li></ul></div></aside><div class=\"col-sm-8 col-md-9\">\
+             <div class=\"page-header action\"><h1>All products</h1></div>\
+             <form method=get class=form-horizontal><strong>1000</strong> results - showing \
+             <strong>1</strong> to <strong>20</strong>.</form><section>\
+             <div class=\"alert alert-warning\" role=alert><strong>Warning!</strong> This is a \
+             demo website for web scraping purposes. Prices and ratings here were randomly \
+             assigned and have no real meaning.</div><div><ol class=row>",
+        );
+        let books = [
+            "A Light in the Attic",
+            "Tipping the Velvet",
+            "Soumission",
+            "Sharp Objects",
+            "Sapiens: A Brief ...",
+            "The Requiem Red",
+            "The Dirty Little ...",
+            "The Coming Woman: ...",
+            "The Boys in the B ...",
+            "The Black Maria",
+            "Starving Hearts ( ...",
+            "Shakespeare's Son ...",
+            "Set Me Free",
+            "Scott Pilgrim's P ...",
+            "Rip it Up and Sta ...",
+            "Our Band Could Be ...",
+            "Olio",
+            "Mesaerion: The Be ...",
+            "Libertarianism fo ...",
+            "It's Only the Him ...",
+        ];
+        for (i, title) in books.iter().enumerate() {
+            html.push_str(&format!(
+                "<li class=\"col-xs-6 col-sm-4 col-md-3 col-lg-3\"><article class=product_pod>\
+                 <div class=image_container><a href=\"book_{i}/index.html\"><img \
+                 src=\"cover_{i}.jpg\" alt=\"{title}\" class=thumbnail></a></div>\
+                 <p class=\"star-rating Three\"><i class=icon-star></i><i class=icon-star></i></p>\
+                 <h3><a href=\"book_{i}/index.html\" title=\"{title}\">{title}</a></h3>\
+                 <div class=product_price><p class=price_color>£{}.{:02}</p>\
+                 <p class=\"instock availability\"><i class=icon-ok></i> In stock</p><form>\
+                 <button type=submit class=\"btn btn-primary btn-block\">Add to basket</button>\
+                 </form></div></article></li>",
+                13 + 2 * i,
+                (37 * i) % 100
+            ));
+        }
+        html.push_str(
+            "</ol><div><ul class=pager><li class=current>Page 1 of 50</li><li class=next>\
+             <a href=\"page-2.html\">next</a></li></ul></div></div></section></div></div></div>\
+             <footer class=\"footer container-fluid\"></footer></body></html>",
+        );
+        let t = extract_text(&html, &Auto::default()).text;
+        for (i, title) in books.iter().enumerate() {
+            assert!(t.contains(title), "{title} missing: {t}");
+            let price = format!("£{}.{:02}", 13 + 2 * i, (37 * i) % 100);
+            assert!(t.contains(&price), "{price} missing: {t}");
+        }
+        assert!(!t.contains("Category 7"), "{t}");
+        assert!(!t.contains("We love being scraped"), "{t}");
+    }
 }
