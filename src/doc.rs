@@ -1443,10 +1443,15 @@ fn single_spaced_words_bytewise(b: &[u8]) -> bool {
 
 /// The obvious [`collapse_whitespace`]: `split_whitespace` and a width per word
 /// ([`script::width`]: a Chinese character or kana counts as three characters, a Hangul
-/// syllable as two).
+/// syllable as two). Invisible format characters at a word's edges go with the whitespace
+/// ([`is_edge_format`]): a word of nothing else is no word.
 fn collapse_whitespace_chars(piece: &str, out: &mut String) -> u32 {
     let mut chars = 0u32;
     for word in piece.split_whitespace() {
+        let word = word.trim_matches(is_edge_format);
+        if word.is_empty() {
+            continue;
+        }
         if chars > 0 {
             out.push(' ');
             chars += 1;
@@ -1455,6 +1460,16 @@ fn collapse_whitespace_chars(piece: &str, out: &mut String) -> u32 {
         chars += script::text_width(word);
     }
     chars
+}
+
+/// A character that shows nothing and joins or breaks nothing at the edge of a word: zero
+/// width space, non-joiner and joiner, word joiner, and the byte order mark (U+FEFF, the
+/// zero-width no-break space). Site builders write `<p>&zwj;</p>` as a spacer (Webflow's rich
+/// text does) and a stray one before a word; inside a word they stay (a joiner binds an
+/// emoji sequence, a non-joiner shapes Persian and Indic letters, a zero width space marks
+/// a Thai word break).
+fn is_edge_format(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
 /// A control byte that is not whitespace (see [`Builder::push_segment`]).
@@ -1589,6 +1604,25 @@ mod tests {
             prop_assert_eq!(fast, slow);
             prop_assert_eq!(fast_chars, slow_chars);
         }
+    }
+
+    #[test]
+    fn invisible_format_characters_at_word_edges_are_no_text() {
+        // A spacer paragraph of a zero width joiner, one before a word, a byte order mark
+        // after one; inside words they stay (an emoji sequence, a Persian word).
+        let html = "<p>First</p><p>&zwj;</p><p>&zwj;Source: NAIC\u{FEFF}</p>\
+                    <p>\u{200B} \u{2060}</p><p>Family 👨\u{200D}👩\u{200D}👧 and \
+                    \u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}</p>";
+        let doc = Doc::parse(html);
+        let visible: Vec<&str> = doc.segments.iter().map(|s| doc.seg_text(s)).collect();
+        assert_eq!(
+            visible,
+            [
+                "First",
+                "Source: NAIC",
+                "Family 👨\u{200D}👩\u{200D}👧 and \u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}"
+            ]
+        );
     }
 
     fn texts(doc: &Doc) -> Vec<(String, Tag, bool, u32)> {
