@@ -2225,20 +2225,26 @@ mod tests {
 
     #[test]
     fn a_declared_title_that_no_other_source_bears_out_is_passed_over() {
-        // A listing page's one embedded video: its name shares no word with the <title>.
-        let html = r#"<title>Car Rental Topics | Eugene News</title>
-            <script type="application/ld+json">{"@type": "VideoObject",
-            "name": "Thursday Live Broadcast", "uploadDate": "2025-12-18"}</script>
-            <body><p>x</p>"#;
-        let m = read(html, PageType::Listing, None);
-        assert_eq!(m.title.as_deref(), Some("Car Rental Topics"));
+        // A listing page with one embedded video named `name`.
+        let video_page = |name: &str| {
+            let html = format!(
+                r#"<title>Car Rental Topics | Eugene News</title>
+                <script type="application/ld+json">{{"@type": "VideoObject",
+                "name": "{name}", "uploadDate": "2025-12-18"}}</script>
+                <body><p>x</p>"#
+            );
+            read(&html, PageType::Listing, None).title
+        };
+        // Its name shares no word with the <title>.
+        assert_eq!(
+            video_page("Thursday Live Broadcast").as_deref(),
+            Some("Car Rental Topics")
+        );
         // One that shares a word with it is the page's own.
-        let html = r#"<title>Car Rental Topics | Eugene News</title>
-            <script type="application/ld+json">{"@type": "VideoObject",
-            "name": "Car Rental Explained", "uploadDate": "2025-12-18"}</script>
-            <body><p>x</p>"#;
-        let m = read(html, PageType::Listing, None);
-        assert_eq!(m.title.as_deref(), Some("Car Rental Explained"));
+        assert_eq!(
+            video_page("Car Rental Explained").as_deref(),
+            Some("Car Rental Explained")
+        );
         // The whole <title>, site part and all, counts: here its head is the site's name.
         let html = r#"<title>Daily News | Scotland | Old town walls restored</title>
             <meta name="headline" content="Old town walls restored"><body><p>x</p>"#;

@@ -2169,6 +2169,7 @@ mod tests {
             "Libertarianism fo ...",
             "It's Only the Him ...",
         ];
+        let price = |i: usize| format!("£{}.{:02}", 13 + 2 * i, (37 * i) % 100);
         for (i, title) in books.iter().enumerate() {
             html.push_str(&format!(
                 "<li class=\"col-xs-6 col-sm-4 col-md-3 col-lg-3\"><article class=product_pod>\
@@ -2176,12 +2177,11 @@ mod tests {
                  src=\"cover_{i}.jpg\" alt=\"{title}\" class=thumbnail></a></div>\
                  <p class=\"star-rating Three\"><i class=icon-star></i><i class=icon-star></i></p>\
                  <h3><a href=\"book_{i}/index.html\" title=\"{title}\">{title}</a></h3>\
-                 <div class=product_price><p class=price_color>£{}.{:02}</p>\
+                 <div class=product_price><p class=price_color>{}</p>\
                  <p class=\"instock availability\"><i class=icon-ok></i> In stock</p><form>\
                  <button type=submit class=\"btn btn-primary btn-block\">Add to basket</button>\
                  </form></div></article></li>",
-                13 + 2 * i,
-                (37 * i) % 100
+                price(i)
             ));
         }
         html.push_str(
@@ -2192,7 +2192,7 @@ mod tests {
         let t = extract_text(&html, &Auto::default()).text;
         for (i, title) in books.iter().enumerate() {
             assert!(t.contains(title), "{title} missing: {t}");
-            let price = format!("£{}.{:02}", 13 + 2 * i, (37 * i) % 100);
+            let price = price(i);
             assert!(t.contains(&price), "{price} missing: {t}");
         }
         assert!(!t.contains("Category 7"), "{t}");
