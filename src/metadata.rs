@@ -340,6 +340,13 @@ fn pick_title(
     for h in h1s.iter().filter(|h| !is_site(&h.text)) {
         // Some sites repeat their name in the <h1> too.
         let text = strip_shared_tail(strip_site_part(&h.text, site), &titles);
+        // An <h1> whose characters a charset conversion turned into "?" ("Beginner? Guide"
+        // for "Beginner’s Guide") is the declared title, damaged: the title is the copy
+        // that kept them.
+        if let Some((head, _)) = heads.iter().find(|(head, _)| damaged_copy(text, head)) {
+            return Some(cut(head, MAX_CHARS));
+        }
+        let text = strip_kicker(text, &heads);
         let key = norm_key(text);
         let backed = heads.iter().any(|(head, _)| {
             let d = norm_key(head);
@@ -425,6 +432,60 @@ fn pick_title(
         }
     }
     Some(cut(head, MAX_CHARS)).filter(|t| !t.is_empty())
+}
+
+/// `text` without a leading label of one or two words ("Blog:", "Review |") where a title
+/// source is exactly the rest: themes set the section's name before the headline in the
+/// `<h1>` ("<strong>Blog:</strong> Best …"), while the page's declared titles name only
+/// the headline. Without such a title source the label may be the headline's own start
+/// ("Python: A Tutorial") and is kept.
+fn strip_kicker<'t>(text: &'t str, heads: &[(String, String)]) -> &'t str {
+    for sep in SEPARATORS.iter().copied().chain([": "]) {
+        if let Some((label, rest)) = text.split_once(sep) {
+            let (label, rest) = (label.trim(), rest.trim());
+            let key = norm_key(rest);
+            if !label.is_empty()
+                && label.split_whitespace().count() <= 2
+                && !key.is_empty()
+                && heads.iter().any(|(head, _)| norm_key(head) == key)
+            {
+                return rest;
+            }
+        }
+    }
+    text
+}
+
+/// Whether `h1` is `head` with characters lost to a charset conversion: each `?` inside
+/// it (not one that ends it) stands where `head` has up to two other letters or marks,
+/// and the rest matches letter for letter ("What Are The Basics Of Event Planning?
+/// Beginner? Guide" for "… Planning: Beginner’s Guide"). Text that passes through a
+/// database or template in a single-byte charset loses what that charset lacks (curly
+/// quotes, dashes, accents) as "?", while the `<title>` written elsewhere keeps them.
+fn damaged_copy(h1: &str, head: &str) -> bool {
+    let frags: Vec<Vec<char>> = h1
+        .split('?')
+        .map(|f| norm_key(f).chars().collect())
+        .collect();
+    if frags.iter().filter(|f| !f.is_empty()).count() < 2 || frags[0].is_empty() {
+        return false;
+    }
+    let key: Vec<char> = norm_key(head).chars().collect();
+    if key.iter().collect::<String>() == frags.concat().iter().collect::<String>() {
+        return false;
+    }
+    if !key.starts_with(&frags[0]) {
+        return false;
+    }
+    let mut pos = frags[0].len();
+    for f in &frags[1..] {
+        let found = (pos..=pos + 2).find(|&j| key.get(j..).is_some_and(|rest| rest.starts_with(f)));
+        let Some(j) = found else {
+            return false;
+        };
+        pos = j + f.len();
+    }
+    key.len() - pos <= 2 && frags.last().is_some_and(|f| f.is_empty()) || pos == key.len()
 }
 
 /// `text` without a last part (after one of [`SEPARATORS`]) of at most three words that
@@ -610,10 +671,21 @@ fn h1_candidates(doc: &Doc) -> (Vec<H1>, Option<String>) {
             names_the_site(doc.ident(e)) || parent.is_some_and(|p| names_the_site(doc.ident(p)));
         // Entity references left in the text by double escaping ("SQL &#x26; AI") decoded.
         // A thread's prefix label (XenForo's `<span class="label">News</span>`) is not
-        // part of its title.
+        // part of its title, nor is a tagline or subtitle the theme sets inside the <h1>
+        // (`<h1>Black Edition<span class="…__tagline">Complete high-protein powder
+        // meal</span></h1>`, shown on a line of its own: a shop's or a post's strapline,
+        // which the page's titles leave out; Amazon's `<span id="productSubtitle">`).
         let is_label = |s: &crate::doc::Segment| {
             let el = doc.elements.get(s.element as usize);
-            el.is_some_and(|el| el.tag != Tag::H1 && doc.ident(el).split(' ').any(|w| w == "label"))
+            el.is_some_and(|el| {
+                el.tag != Tag::H1
+                    && doc.ident(el).split(' ').any(|w| {
+                        w == "label"
+                            || ["tagline", "subtitle", "sub-title", "subheading"]
+                                .iter()
+                                .any(|k| w.to_lowercase().contains(k))
+                    })
+            })
         };
         // An `<h1 class="sr-only">`, or one in a `visually-hidden` block, is the page's
         // heading to a screen reader ("Ars Technica homepage" above a grid of stories): a
@@ -2199,6 +2271,55 @@ mod tests {
             m.title.as_deref(),
             Some("How we found a bug in Vercel, Cursor, Discord and others")
         );
+    }
+
+    #[test]
+    fn an_h1_loses_a_section_label_that_no_title_source_has() {
+        // "Blog:" before the headline in the <h1>; the declared titles have the headline.
+        let html = r#"<title>Best Ad Agencies in 2025 (Ranked) | Silverback</title>
+            <meta property="og:site_name" content="Silverback">
+            <body><h1><strong>Blog:</strong> Best Ad Agencies in 2025 (Ranked)</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Best Ad Agencies in 2025 (Ranked)")
+        );
+        // Without a title source that is the rest, the first words are the headline's.
+        let html = r#"<title>Python: A Tutorial for Beginners | Site</title>
+            <body><h1>Python: A Tutorial for Beginners</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(m.title.as_deref(), Some("Python: A Tutorial for Beginners"));
+        assert_eq!(strip_kicker("Review: Tenet", &[]), "Review: Tenet");
+    }
+
+    #[test]
+    fn an_h1_damaged_by_a_charset_conversion_gives_way_to_the_title() {
+        let html = r#"<title>What Are The Basics Of Event Planning: Beginner’s Guide</title>
+            <body><h1>What Are The Basics Of Event Planning? Beginner? Guide</h1><p>x</p>"#;
+        let m = read(html, PageType::Article, None);
+        assert_eq!(
+            m.title.as_deref(),
+            Some("What Are The Basics Of Event Planning: Beginner’s Guide")
+        );
+        assert!(damaged_copy("Caf? de Flore", "Café de Flore"));
+        // A question that ends the <h1>, or one that asks in the middle, is no damage.
+        assert!(!damaged_copy("What is Rust?", "What is Rust"));
+        assert!(!damaged_copy("Why? Because", "Why Rust wins"));
+        assert!(!damaged_copy("Is it? Yes", "Is it? Yes"));
+    }
+
+    #[test]
+    fn a_tagline_inside_the_h1_is_not_part_of_the_title() {
+        let html = r#"<title>Black Edition | Meal Replacement Protein Powder | Huel</title>
+            <body><h1>Black Edition<span class="Header__tagline">Complete protein meal</span>
+            </h1><p>x</p>"#;
+        let m = read(html, PageType::Product, None);
+        assert_eq!(m.title.as_deref(), Some("Black Edition"));
+        let html = r#"<title>Atomic Habits: Clear, James: Amazon.com: Books</title>
+            <body><h1 id="title"><span id="productTitle">Atomic Habits</span>
+            <span id="productSubtitle">Hardcover – October 16, 2018</span></h1><p>x</p>"#;
+        let m = read(html, PageType::Product, None);
+        assert_eq!(m.title.as_deref(), Some("Atomic Habits"));
     }
 
     #[test]
