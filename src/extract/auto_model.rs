@@ -1683,7 +1683,7 @@ pub fn context_features(p: &[f32], w: &[f32], groups: &[[u32; 2]]) -> Vec<[f32; 
         rank[i] = r as f32 / denom;
     }
     // Per level, each group's sum of probabilities (in reading order) and size.
-    let mut sums: [std::collections::HashMap<u32, (f64, u32)>; 2] = Default::default();
+    let mut sums: [rustc_hash::FxHashMap<u32, (f64, u32)>; 2] = Default::default();
     for (g, &p) in groups.iter().zip(p) {
         for (level, sum) in sums.iter_mut().enumerate() {
             let e = sum.entry(g[level]).or_insert((0.0, 0));
