@@ -651,19 +651,49 @@ fn all_phrases() -> impl Iterator<Item = &'static &'static str> {
 /// where lower-casing changes no non-ASCII character (all ASCII text, and most text of
 /// other languages outside capitals), the lower-cased copy differs from the text only in
 /// ASCII capitals, so it finds what the plain one finds in that copy, without making it.
-fn phrase_matcher(ascii_folding: bool) -> &'static AhoCorasick {
+fn phrase_matcher(ascii_folding: bool) -> &'static aho_corasick::dfa::DFA {
     // Each built at its first use: a run of English pages never needs the plain one.
-    static AC: [OnceLock<AhoCorasick>; 2] = [OnceLock::new(), OnceLock::new()];
+    static AC: [OnceLock<aho_corasick::dfa::DFA>; 2] = [OnceLock::new(), OnceLock::new()];
     AC[usize::from(ascii_folding)].get_or_init(|| {
-        // A DFA, asked for: past a hundred patterns the crate's own choice is a contiguous
-        // NFA, which made this search over every block 2.4 times as costly (callgrind).
-        // The DFA's table is a few hundred kilobytes, built once.
-        AhoCorasick::builder()
+        // A DFA: past a hundred patterns `AhoCorasick`'s own choice is a contiguous NFA,
+        // which made this search over every block 2.4 times as costly (callgrind). Its
+        // table is a few hundred kilobytes, built once. No prefilter: nearly every letter
+        // starts a phrase, so it could skip nothing (and `phrases_in` walks every byte).
+        aho_corasick::dfa::DFA::builder()
             .ascii_case_insensitive(ascii_folding)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(all_phrases())
             .expect("two hundred short literal phrases always build")
     })
+}
+
+/// The phrases of `dfa` found in `text`, overlapping ones included: what
+/// `AhoCorasick::find_overlapping_iter` reports, by pattern, from a plain walk of the
+/// automaton's states, one byte at a time. (The crate's overlapping search keeps its
+/// position in a state it can resume from, and so spends about a third more instructions a
+/// byte; callgrind, the ASCII lines of `big.warc.gz`'s output.) Every match of a state is
+/// taken as the walk enters it, as that search reports them.
+fn phrases_in(dfa: &aho_corasick::dfa::DFA, text: &str) -> PhraseSet {
+    use aho_corasick::automaton::Automaton;
+    use aho_corasick::Anchored;
+    let mut seen = PhraseSet::default();
+    let Ok(mut sid) = dfa.start_state(Anchored::No) else {
+        return seen;
+    };
+    for &b in text.as_bytes() {
+        sid = dfa.next_state(Anchored::No, sid, b);
+        // Without a prefilter only match states and the dead one are special, and an
+        // unanchored search of standard semantics never dies.
+        if dfa.is_special(sid) {
+            if dfa.is_dead(sid) {
+                break;
+            }
+            for i in 0..dfa.match_len(sid) {
+                seen.insert(dfa.match_pattern(sid, i).as_usize());
+            }
+        }
+    }
+    seen
 }
 
 /// Per ASCII byte: bit 0 digit, bit 1 letter, bit 2 capital letter (what [`count_ascii`]
@@ -958,17 +988,11 @@ fn text_stats(text: &str, title: &TitleWords, sw: &Stopwords) -> TextStats {
         t.stop_base = t.words;
     }
     t.ends_punct = ends_punct(text);
-    let mut seen = PhraseSet::default();
-    let mut note = |m: aho_corasick::Match| seen.insert(m.pattern().as_usize());
-    if !changes {
-        phrase_matcher(true)
-            .find_overlapping_iter(text)
-            .for_each(&mut note);
+    let seen = if !changes {
+        phrases_in(phrase_matcher(true), text)
     } else {
-        phrase_matcher(false)
-            .find_overlapping_iter(&lower_case(text))
-            .for_each(&mut note);
-    }
+        phrases_in(phrase_matcher(false), &lower_case(text))
+    };
     t.boiler_phrases = seen.boiler();
     t.copyright = seen.copyright() || (!ascii && text.contains('©'));
     t
@@ -1683,7 +1707,7 @@ pub fn context_features(p: &[f32], w: &[f32], groups: &[[u32; 2]]) -> Vec<[f32; 
         rank[i] = r as f32 / denom;
     }
     // Per level, each group's sum of probabilities (in reading order) and size.
-    let mut sums: [std::collections::HashMap<u32, (f64, u32)>; 2] = Default::default();
+    let mut sums: [rustc_hash::FxHashMap<u32, (f64, u32)>; 2] = Default::default();
     for (g, &p) in groups.iter().zip(p) {
         for (level, sum) in sums.iter_mut().enumerate() {
             let e = sum.entry(g[level]).or_insert((0.0, 0));
@@ -1994,6 +2018,35 @@ mod tests {
                 text_stats(&text, &fast_title, Stopwords::of(lang)),
                 text_stats_slow(&text, &slow_title, &SlowStopwords::of(lang))
             );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_phrase_walk_finds_what_the_overlapping_search_finds(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Strategy::prop_map(
+                        proptest::sample::select(all_phrases().copied().collect::<Vec<_>>()),
+                        str::to_string,
+                    ),
+                    proptest::string::string_regex("(All Rights|NEXT|Log|in|copy|right|Related|\\(C\\)| )").unwrap(),
+                    ".{0,6}",
+                ],
+                0..12,
+            ),
+            folding in proptest::bool::ANY,
+        ) {
+            let text: String = parts.concat();
+            let twin = AhoCorasick::builder()
+                .ascii_case_insensitive(folding)
+                .build(all_phrases())
+                .unwrap();
+            let mut want = PhraseSet::default();
+            for m in twin.find_overlapping_iter(&text) {
+                want.insert(m.pattern().as_usize());
+            }
+            proptest::prop_assert_eq!(phrases_in(phrase_matcher(folding), &text).0, want.0);
         }
     }
 

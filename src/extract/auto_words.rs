@@ -342,28 +342,70 @@ fn word_table() -> &'static WordTable {
 
 /// Per element, the [`ident_bits`] of its own ident: the [`R_CONTENT`]… roles in the low
 /// byte (read by pruning and container scores as [`Decision::roles`]), the learned stage's
-/// caption and meta words above, and [`W_ARTICLEBODY`]. Each distinct ident of the page is
-/// read once. Same answers as `has_word` and [`is_comment`] on each list (the obvious twin,
+/// caption and meta words above, and [`W_ARTICLEBODY`]. Each distinct ident is read once
+/// per page at most, and not at all when one of the thread's recent pages had it. Same
+/// answers as `has_word` and [`is_comment`] on each list (the obvious twin,
 /// [`bits_by_has_word`], is checked against it by a property test).
 pub(crate) fn element_ident_bits(doc: &Doc) -> Vec<u16> {
     // A page repeats its idents (list items, table cells, every card of a grid): each
-    // distinct one is read once, the last answer kept for runs of elements sharing one.
-    let mut seen: FxHashMap<&str, u16> = FxHashMap::default();
-    let mut last: (&str, u16) = ("", 0);
-    doc.elements
-        .iter()
-        .map(|e| {
-            let ident = doc.ident(e);
-            if ident != last.0 {
-                let bits = *seen.entry(ident).or_insert_with(|| {
-                    let body = memchr::memmem::find(ident.as_bytes(), b"articlebody").is_some();
-                    ident_bits(ident) | if body { W_ARTICLEBODY } else { 0 }
-                });
-                last = (ident, bits);
-            }
-            last.1
-        })
-        .collect()
+    // distinct one is looked up once, the last answer kept for runs of elements sharing
+    // one. Pages repeat each other's too (`container`, `row`, a theme's or a CMS's
+    // classes): the lookup asks the thread's [`IDENT_CACHE`] before reading the ident. The
+    // bits are a function of the ident alone, so neither map changes an answer.
+    IDENT_CACHE.with_borrow_mut(|cache| {
+        if cache.key_bytes > IDENT_CACHE_BYTES {
+            cache.bits.clear();
+            cache.key_bytes = 0;
+        }
+        let mut seen: FxHashMap<&str, u16> = FxHashMap::default();
+        let mut last: (&str, u16) = ("", 0);
+        doc.elements
+            .iter()
+            .map(|e| {
+                let ident = doc.ident(e);
+                if ident != last.0 {
+                    let bits = *seen.entry(ident).or_insert_with(|| cache.get(ident));
+                    last = (ident, bits);
+                }
+                last.1
+            })
+            .collect()
+    })
+}
+
+/// [`ident_bits`] of an ident, with [`W_ARTICLEBODY`] where it holds `articlebody`.
+fn ident_bits_with_body(ident: &str) -> u16 {
+    let body = memchr::memmem::find(ident.as_bytes(), b"articlebody").is_some();
+    ident_bits(ident) | if body { W_ARTICLEBODY } else { 0 }
+}
+
+/// Bytes of idents [`IDENT_CACHE`] holds before it starts over: with the map's overhead a
+/// few MiB per worker thread at most, while a run of pages fills it in a few hundred pages.
+const IDENT_CACHE_BYTES: usize = 1 << 20;
+
+/// [`element_ident_bits`]' answers per distinct ident, kept across the pages of a thread.
+#[derive(Default)]
+struct IdentCache {
+    bits: FxHashMap<Box<str>, u16>,
+    /// Sum of the keys' lengths (emptied with the map past [`IDENT_CACHE_BYTES`]).
+    key_bytes: usize,
+}
+
+impl IdentCache {
+    /// [`ident_bits_with_body`] of `ident`, worked out only when not already held.
+    fn get(&mut self, ident: &str) -> u16 {
+        if let Some(&bits) = self.bits.get(ident) {
+            return bits;
+        }
+        let bits = ident_bits_with_body(ident);
+        self.key_bytes += ident.len();
+        self.bits.insert(ident.into(), bits);
+        bits
+    }
+}
+
+thread_local! {
+    static IDENT_CACHE: std::cell::RefCell<IdentCache> = std::cell::RefCell::default();
 }
 
 /// The lists an ident names (the `R_*` and `W_*` bits), read as `has_word` reads each
