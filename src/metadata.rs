@@ -471,7 +471,7 @@ fn damaged_copy(h1: &str, head: &str) -> bool {
         return false;
     }
     let key: Vec<char> = norm_key(head).chars().collect();
-    if key.iter().collect::<String>() == frags.concat().iter().collect::<String>() {
+    if key == frags.concat() {
         return false;
     }
     if !key.starts_with(&frags[0]) {
@@ -485,7 +485,7 @@ fn damaged_copy(h1: &str, head: &str) -> bool {
         };
         pos = j + f.len();
     }
-    key.len() - pos <= 2 && frags.last().is_some_and(|f| f.is_empty()) || pos == key.len()
+    (key.len() - pos <= 2 && frags.last().is_some_and(|f| f.is_empty())) || pos == key.len()
 }
 
 /// `text` without a last part (after one of [`SEPARATORS`]) of at most three words that
@@ -683,7 +683,7 @@ fn h1_candidates(doc: &Doc) -> (Vec<H1>, Option<String>) {
                         w == "label"
                             || ["tagline", "subtitle", "sub-title", "subheading"]
                                 .iter()
-                                .any(|k| w.to_lowercase().contains(k))
+                                .any(|k| w.contains(k))
                     })
             })
         };
