@@ -392,7 +392,20 @@ impl Auto {
     fn select_blocks(&self, doc: &Doc, info: &super::PageInfo) -> Vec<bool> {
         let keep = self.keep_segments(doc, &self.decide(doc, info.page_type));
         if words_at_least(doc, &keep, SHORT_WORDS) {
-            return keep;
+            // A story of a few paragraphs under a headline that names its source's domain
+            // ("… To Modern C++ (phoronix.com)", as Slashdot and Hacker News show a shared
+            // link) is a link post too: its summary quotes the source, and the discussion
+            // below it is what the page has to say. A summary stays short; an article of
+            // its own that cites a source in its headline is longer.
+            if self.keep_comments
+                || info.page_type == PageType::Forum
+                || !headline_shows_domain(doc, &keep)
+                || words_at_least(doc, &keep, LINK_SUMMARY_WORDS)
+            {
+                return keep;
+            }
+            let kept = count_words(doc, &keep);
+            return self.discussion_or(doc, keep, kept);
         }
         // Never empty by accident: when the page's declared words pruned everything that
         // reads as prose (a Tailwind page whose every section says `banner` somewhere, a
@@ -426,6 +439,12 @@ impl Auto {
         if !shows_domain {
             return keep;
         }
+        self.discussion_or(doc, keep, kept)
+    }
+
+    /// The page read as a forum thread (comment sections kept) when that holds
+    /// [`RESCUE_FACTOR`] times the `kept` words of `keep`, else `keep`.
+    fn discussion_or(&self, doc: &Doc, keep: Vec<bool>, kept: usize) -> Vec<bool> {
         let thread = self.keep_segments(doc, &self.decide(doc, PageType::Forum));
         if count_words(doc, &thread) >= RESCUE_FACTOR * kept.max(NEAR_EMPTY_WORDS) {
             thread
@@ -829,6 +848,24 @@ fn is_domain(text: &str) -> bool {
             .last()
             .is_some_and(|l| l.len() >= 2 && l.bytes().all(|b| b.is_ascii_alphabetic()))
 }
+
+/// Whether one of the first [`HEADLINE_SEGMENTS`] kept segments is a domain, bracketed or
+/// not ("(phoronix.com)"): the source of a shared link, shown beside its headline.
+fn headline_shows_domain(doc: &Doc, keep: &[bool]) -> bool {
+    doc.segments
+        .iter()
+        .zip(keep)
+        .filter(|(_, &k)| k)
+        .take(HEADLINE_SEGMENTS)
+        .any(|(s, _)| is_domain(doc.seg_text(s).trim().trim_matches(['(', ')'])))
+}
+
+/// How many kept segments from the top [`headline_shows_domain`] reads: the headline and
+/// what stands beside it (a byline, a date, a comment count).
+const HEADLINE_SEGMENTS: usize = 5;
+/// A link post's summary is shorter than this: a page with as many words of its own is an
+/// article, whatever its headline cites.
+const LINK_SUMMARY_WORDS: usize = 400;
 
 /// Fewer words than this is a near-empty output, which `select_page` rescues.
 const NEAR_EMPTY_WORDS: usize = 5;
@@ -1936,6 +1973,42 @@ mod tests {
         assert!(!out.contains("ergonomic"), "{out}");
         assert!(is_domain("blog.rust-lang.org") && is_domain("nytimes.com"));
         assert!(!is_domain("v1.2") && !is_domain("e.g.") && !is_domain("Fig. 3"));
+    }
+
+    #[test]
+    fn a_story_summary_under_a_headline_citing_its_source_keeps_the_discussion() {
+        let sentence = "The kernel developers weighed a move from plain C to a modern dialect of \
+                        C++, citing templates, overloading and stricter type checks as gains. ";
+        let reply = |i: usize| {
+            format!(
+                "<div class=comment><a href=/u/{i}>user{i}</a><div class=comment-text><p>Reply \
+                 {i}: the real question is whether maintainers would accept the churn, since \
+                 every subsystem would need review, and the toolchains differ across the \
+                 architectures that the kernel still supports today.</p></div></div>"
+            )
+        };
+        let replies: String = (0..60).map(reply).collect();
+        let page = |paragraphs: usize| {
+            let summary: String = (0..paragraphs)
+                .map(|_| format!("<p>{}</p>", sentence.repeat(3)))
+                .collect();
+            format!(
+                "<html><body><nav><a href=/>Home</a> <a href=/new>New</a></nav><main>\
+                 <article><h2><a href=/story/1>A Discussion Whether To Convert The Kernel To \
+                 Modern C++</a> <a class=story-sourcelnk href=https://www.phoronix.com/news/1>\
+                 (phoronix.com)</a></h2>\
+                 <div class=details>Posted by an editor on Friday</div>{summary}</article>\
+                 <div class=comments>{replies}</div></main></body></html>"
+            )
+        };
+        // Slashdot's form: a summary of 130 words, 2,000 in the discussion.
+        let out = extract_text(&page(2), &Auto::default()).text;
+        assert!(out.contains("modern dialect"), "{out}");
+        assert!(out.contains("Reply 7: the real question"), "{out}");
+        // An article of its own (400 words and more) citing its source keeps to itself.
+        let out = extract_text(&page(8), &Auto::default()).text;
+        assert!(out.contains("modern dialect"), "{out}");
+        assert!(!out.contains("Reply 7"), "{out}");
     }
 
     #[test]
