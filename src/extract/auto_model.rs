@@ -1462,7 +1462,22 @@ impl Node {
         let goes_right = !(x[usize::from(self.feature) & (W - 1)] <= self.split);
         usize::from(self.child) + usize::from(goes_right)
     }
+
+    /// [`Node::next`] for [`Model::probabilities_all`]'s lanes: the row padded to
+    /// [`LANE_ROW`] values, so a feature (below `W` ≤ 128, checked by `from_json`) read as
+    /// a byte indexes it without a mask, and the node index a `u16`, which indexes the
+    /// [`NODE_CAP`] nodes without one.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    #[inline(always)]
+    fn step(self, x: &[f32; LANE_ROW]) -> u16 {
+        let goes_right = !(x[usize::from(self.feature as u8)] <= self.split);
+        // No overflow: a child sits below NODE_CAP - 1 (`from_json`).
+        self.child + u16::from(goes_right)
+    }
 }
+
+/// A row's length in [`Model::probabilities_all`]'s lanes: every byte is an index.
+const LANE_ROW: usize = 256;
 
 fn sigmoid(raw: f32) -> f32 {
     1.0 / (1.0 + (-raw).exp())
@@ -1472,11 +1487,12 @@ fn sigmoid(raw: f32) -> f32 {
 /// the CPU overlaps their memory loads instead of waiting on one chain of them.
 const LANES: usize = 8;
 
-/// Room for the nodes of all trees: a power of two (16,384; the shipped model has 6,748),
-/// so that [`Model::probabilities_all`] indexes its fixed-size node array with a mask,
-/// which the compiler knows is in bounds.
-const NODE_CAP: usize = 1 << 14;
-const _: () = assert!(NODE_CAP.is_power_of_two() && NF.is_power_of_two());
+/// Room for the nodes of all trees: every index a `u16` can hold (65,536; the shipped model
+/// has 6,748 per stage), so that [`Model::probabilities_all`] indexes its fixed-size node
+/// array with a `u16`, which the compiler knows is in bounds.
+const NODE_CAP: usize = 1 << 16;
+const _: () = assert!(NODE_CAP == u16::MAX as usize + 1 && NF.is_power_of_two());
+const _: () = assert!(CW <= LANE_ROW && LANE_ROW == u8::MAX as usize + 1);
 
 impl Model<NF> {
     /// Parse and validate a model file (its first stage; see [`Stages`] for both).
@@ -1491,7 +1507,7 @@ impl<const W: usize> Model<W> {
     /// power of two) and packed for walking.
     fn validated(self, names: &[&str]) -> Result<Model<W>, String> {
         let mut m = self;
-        if !W.is_power_of_two() || names.len() > W {
+        if !W.is_power_of_two() || W > LANE_ROW || names.len() > W {
             return Err(format!(
                 "model rows of {W} cannot hold {} features",
                 names.len()
@@ -1638,23 +1654,28 @@ impl<const W: usize> Model<W> {
             out.extend(rows.iter().map(|x| self.probability(x)));
             return;
         };
+        // The chunk's rows side by side in one block (lanes past the last row keep an earlier
+        // chunk's rows or zeros, walked and then ignored): every lane's row then sits at a
+        // fixed offset from one base, so the walk keeps its node indices in registers and
+        // reads each row without first loading the row's address.
+        let mut lane = [[0f32; LANE_ROW]; LANES];
         for chunk in rows.chunks(LANES) {
             let n = chunk.len();
-            let mut lane = [chunk[0]; LANES];
-            lane[..n].copy_from_slice(chunk);
+            for (l, &row) in lane.iter_mut().zip(chunk) {
+                l[..W].copy_from_slice(row);
+            }
             let mut sum = [0f32; LANES];
             for &(root, steps) in &self.roots {
-                let mut at = [root as usize; LANES];
+                // (`from_json` placed every node below NODE_CAP.)
+                let mut at = [root as u16; LANES];
                 // Every lane is on a leaf after `steps` (leaves lead to themselves).
                 for _ in 0..steps {
                     for j in 0..LANES {
-                        // A mask that changes nothing: `from_json` placed every child
-                        // below NODE_CAP.
-                        at[j] = nodes[at[j] & (NODE_CAP - 1)].next(lane[j]);
+                        at[j] = nodes[usize::from(at[j])].step(&lane[j]);
                     }
                 }
                 for j in 0..LANES {
-                    sum[j] += values[at[j] & (NODE_CAP - 1)];
+                    sum[j] += values[usize::from(at[j])];
                 }
             }
             out.extend(sum[..n].iter().map(|&s| sigmoid(self.baseline + s)));
