@@ -1464,7 +1464,7 @@ impl Node {
     }
 
     /// [`Node::next`] for [`Model::probabilities_all`]'s lanes: the row padded to
-    /// [`LANE_ROW`] values, so a feature (below `W` ≤ 128, checked by `from_json`) read as
+    /// [`LANE_ROW`] values, so a feature (below `W` ≤ `LANE_ROW`, checked by `from_json`) read as
     /// a byte indexes it without a mask, and the node index a `u16`, which indexes the
     /// [`NODE_CAP`] nodes without one.
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
