@@ -166,7 +166,33 @@ pub struct Doc {
     pub lines: u32,
     /// Blocks in the page (one past the largest [`Segment::block`]).
     pub blocks: u32,
+    /// The lines of `<pre>` elements, in segment order: one entry per source line inside a
+    /// `<pre>` that holds text, for its first segment (see [`PreLine`]). Empty on a page
+    /// without preformatted text.
+    pub pre_lines: Vec<PreLine>,
+    /// Buffer behind [`PreLine::indent`].
+    pub indents: String,
 }
+
+/// A source line of preformatted text (`<pre>`): code and plain-text documents, whose line
+/// breaks and indentation are their meaning (a Python block, an indented listing). The
+/// segments collapse whitespace like any text; this keeps what they collapse at the line's
+/// start, so the renderers ([`crate::extract::render`], [`crate::markdown`]) put each line
+/// on a line of its own, indented as in the source.
+#[derive(Debug, Clone)]
+pub struct PreLine {
+    /// The line's first segment.
+    pub segment: u32,
+    /// The whitespace before it on its line (spaces and tabs; a no-break space as a
+    /// space), as a range of [`Doc::indents`]; at most [`MAX_INDENT`] bytes.
+    pub indent: Range<u32>,
+}
+
+/// Indentation kept per line of preformatted text at most (deeper is kept this deep).
+pub const MAX_INDENT: usize = 128;
+
+/// What indents a line of preformatted text.
+const INDENT_CHARS: [char; 3] = [' ', '\t', '\u{a0}'];
 
 /// Which kind of structured data a [`DataScript`] holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,6 +253,26 @@ impl Doc {
         self.text
             .get(s.text.start as usize..s.text.end as usize)
             .unwrap_or("")
+    }
+
+    /// The indentation of a line of preformatted text.
+    pub fn indent(&self, line: &PreLine) -> &str {
+        self.indents
+            .get(line.indent.start as usize..line.indent.end as usize)
+            .unwrap_or("")
+    }
+
+    /// The [`PreLine`] that segment `index` begins, if any, for a walk over the segments in
+    /// order: `cursor` starts at 0 and only moves forward.
+    pub fn pre_line_at(&self, index: usize, cursor: &mut usize) -> Option<&PreLine> {
+        while let Some(l) = self.pre_lines.get(*cursor) {
+            match (l.segment as usize).cmp(&index) {
+                std::cmp::Ordering::Less => *cursor += 1,
+                std::cmp::Ordering::Equal => return Some(l),
+                std::cmp::Ordering::Greater => return None,
+            }
+        }
+        None
     }
 
     /// Identifying words of an element (`id class role itemprop`, lower-cased).
@@ -299,6 +345,9 @@ struct Builder<'a> {
     data_script: Option<DataKind>,
     /// Bytes in [`Doc::data`] so far.
     data_bytes: usize,
+    /// Inside a `<pre>`: a line's leading whitespace seen in a run of its own (`\n    ` before
+    /// a highlighted `<span>`), with its line, for the line's first segment.
+    pending_indent: Option<(u32, Range<u32>)>,
 }
 
 /// What [`Builder::attributes`] reads of a start tag.
@@ -345,6 +394,7 @@ impl<'a> Builder<'a> {
             style: String::new(),
             data_script: None,
             data_bytes: 0,
+            pending_indent: None,
         }
     }
 
@@ -409,7 +459,7 @@ impl<'a> Builder<'a> {
         let mut from = 0;
         let bytes = decoded.as_bytes();
         let mut split = |nl: usize, this: &mut Self| {
-            this.push_segment(decoded.get(from..nl).unwrap_or(""), line);
+            this.push_segment(decoded.get(from..nl).unwrap_or(""), line, from > 0);
             line += 1;
             from = nl + 1;
         };
@@ -422,11 +472,14 @@ impl<'a> Builder<'a> {
                 split(nl, self);
             }
         }
-        self.push_segment(decoded.get(from..).unwrap_or(""), line);
+        self.push_segment(decoded.get(from..).unwrap_or(""), line, from > 0);
         self.hidden_depth -= u32::from(escaped_markup);
     }
 
-    fn push_segment(&mut self, piece: &str, line: u32) {
+    /// Adds the segment of `piece` (on source line `line`; `line_start`: it follows a line
+    /// break of its run of text).
+    fn push_segment(&mut self, piece: &str, line: u32, line_start: bool) {
+        let in_pre = self.open[Tag::Pre as usize] > 0;
         let start = self.doc.text.len();
         let (chars, space_before, space_after) =
             match collapse_plain_ascii(piece, &mut self.doc.text) {
@@ -445,10 +498,17 @@ impl<'a> Builder<'a> {
                     prev.space_after = true;
                 }
             }
+            if in_pre && line_start {
+                let indent = self.push_indent(piece);
+                self.pending_indent = Some((line, indent));
+            }
             return;
         }
         self.max_line = self.max_line.max(line);
         let block = self.doc.blocks;
+        if in_pre {
+            self.pre_line(piece, line, block);
+        }
         let link = self.in_link();
         // Two links side by side are two words even with no whitespace between them
         // (`<a>League</a><a>Conference</a>`: buttons, tags, a menu's items, set apart by
@@ -486,6 +546,43 @@ impl<'a> Builder<'a> {
             });
         }
         self.block_has_text = true;
+    }
+
+    /// Records a [`PreLine`] when the segment about to be added (of `piece`, on `line`, in
+    /// `block`) is the first of its source line: its indentation is the whitespace it starts
+    /// with, else the whitespace-only run that began its line.
+    fn pre_line(&mut self, piece: &str, line: u32, block: u32) {
+        let first = self
+            .doc
+            .segments
+            .last()
+            .is_none_or(|p| p.line != line || p.block != block);
+        let pending = self.pending_indent.take();
+        if !first {
+            return;
+        }
+        let indent = match pending {
+            _ if piece.starts_with(INDENT_CHARS) => self.push_indent(piece),
+            Some((l, indent)) if l == line => indent,
+            _ => 0..0,
+        };
+        self.doc.pre_lines.push(PreLine {
+            segment: self.doc.segments.len() as u32,
+            indent,
+        });
+    }
+
+    /// Copies the leading spaces and tabs of `piece` (a no-break space as a space, at most
+    /// [`MAX_INDENT`] bytes) into [`Doc::indents`].
+    fn push_indent(&mut self, piece: &str) -> Range<u32> {
+        let start = self.doc.indents.len();
+        for c in piece.chars().take_while(|c| INDENT_CHARS.contains(c)) {
+            if self.doc.indents.len() - start >= MAX_INDENT {
+                break;
+            }
+            self.doc.indents.push(if c == '\t' { '\t' } else { ' ' });
+        }
+        start as u32..self.doc.indents.len() as u32
     }
 
     fn raw_text(&mut self, t: &Token) {

@@ -64,13 +64,16 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
     };
     // The link element whose `[` is open, and its target.
     let mut open_link: Option<(u32, String)> = None;
-    for (s, _) in doc
+    let mut cursor = 0;
+    for (i, (s, _)) in doc
         .segments
         .iter()
         .zip(keep)
-        .filter(|(s, &k)| k && !s.hidden)
+        .enumerate()
+        .filter(|(_, (s, &k))| k && !s.hidden)
     {
         let kind = kind_of(doc, s);
+        let pre_line = doc.pre_line_at(i, &mut cursor);
         let link = match links {
             Links::Inline if s.link && !matches!(kind, Kind::Code(..)) => link_of(doc, s),
             _ => None,
@@ -85,7 +88,7 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
         match prev {
             Some((p, _)) if p.block == s.block => {
                 // Same block: as the plain text joins it, except code keeps its lines.
-                if matches!(kind, Kind::Code(..)) && p.line != s.line {
+                if matches!(kind, Kind::Code(..)) && (p.line != s.line || pre_line.is_some()) {
                     out.push('\n');
                 } else if p.space_after || s.space_before || p.line != s.line {
                     out.push(' ');
@@ -96,6 +99,10 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
                 open(&mut out, pk, kind, &mut table_rows, &mut row_cells);
             }
             None => open_first(&mut out, kind, &mut table_rows, &mut row_cells),
+        }
+        // A line of code keeps its indentation (a table cell's text is one line).
+        if let (Kind::Code(..), Some(l)) = (kind, pre_line) {
+            out.push_str(doc.indent(l));
         }
         if let Some(e) = link.filter(|_| open_link.is_none()) {
             if let Some(url) = doc.href(e).and_then(|h| resolve(base.as_deref(), h)) {
@@ -669,7 +676,7 @@ mod tests {
         assert_eq!(
             got,
             "# Title\n\nOne bold word.\n\n## Part\n\n- a\n- b\n  - b1\n1. first\n\n\
-             | k | v |\n| --- | --- |\n| x | 1 |\n\n```rust\nfn main() {\ngo();\n}\n```\n\nEnd."
+             | k | v |\n| --- | --- |\n| x | 1 |\n\n```rust\nfn main() {\n    go();\n}\n```\n\nEnd."
         );
     }
 

@@ -363,22 +363,30 @@ pub fn extract_with_as(
 }
 
 /// Kept segments as text: one block per line, words of one block joined by single spaces
-/// (or nothing, where the source had no whitespace between two inline runs).
+/// (or nothing, where the source had no whitespace between two inline runs); preformatted
+/// text (`<pre>`) keeps its source lines as lines, each with its indentation
+/// ([`crate::doc::PreLine`]), so code stays code.
 pub fn render(doc: &Doc, keep: &[bool]) -> String {
     let mut out = String::with_capacity(doc.text.len() / 2);
     let mut prev: Option<&crate::doc::Segment> = None;
-    for (s, _) in doc
+    let mut cursor = 0;
+    for (i, (s, _)) in doc
         .segments
         .iter()
         .zip(keep)
-        .filter(|(s, &k)| k && !s.hidden)
+        .enumerate()
+        .filter(|(_, (s, &k))| k && !s.hidden)
     {
+        let pre_line = doc.pre_line_at(i, &mut cursor);
         if let Some(p) = prev {
-            if p.block != s.block {
+            if p.block != s.block || pre_line.is_some() {
                 out.push('\n');
             } else if p.space_after || s.space_before || p.line != s.line {
                 out.push(' ');
             }
+        }
+        if let Some(l) = pre_line {
+            out.push_str(doc.indent(l));
         }
         out.push_str(doc.seg_text(s));
         prev = Some(s);
@@ -484,6 +492,35 @@ mod tests {
             render(&doc, &keep),
             "League Conference Division\nApple's x y"
         );
+    }
+
+    #[test]
+    fn render_keeps_the_lines_and_indentation_of_preformatted_text() {
+        // Plain, highlighted (the indentation a run of its own before a <span>), tabs and
+        // no-break spaces; the leading newline after <pre> is no line.
+        let doc = Doc::parse(
+            "<p>Intro text.</p><pre>\ndef f(x):\n    if x:\n        return 1</pre>\
+             <pre><span>fn</span> <span>main</span>() {\n    <span>go</span>();\n\t<span>x</span>\n\
+             &nbsp;&nbsp;<b>y</b> z\n}</pre><p>After   the   code.</p>",
+        );
+        let keep = vec![true; doc.segments.len()];
+        assert_eq!(
+            render(&doc, &keep),
+            "Intro text.\ndef f(x):\n    if x:\n        return 1\nfn main() {\n    go();\n\tx\n  y z\n}\nAfter the code."
+        );
+        // A line whose first segment is left out joins the line above, unindented, as text.
+        let mut keep = keep;
+        let go = doc
+            .segments
+            .iter()
+            .position(|s| doc.seg_text(s) == "go")
+            .unwrap();
+        keep[go] = false;
+        assert!(render(&doc, &keep).contains("fn main() { ();"));
+        // Outside <pre>, whitespace collapses as before.
+        let doc = Doc::parse("<div>\n    one\n    two</div>");
+        assert!(doc.pre_lines.is_empty());
+        assert_eq!(render(&doc, &[true, true]), "one two");
     }
 
     /// A method that says it never reads [`Doc::units`] keeps the same segments on a `Doc`
