@@ -6,7 +6,10 @@ structure, per kind:
 
 - heading: a line starting with `#`; list item: a line starting with `-`, `*`, `+` or
   `N.` (after indentation); table row: a line starting with `|` that is not a `| --- |`
-  separator; code block: a fenced block (its content lines joined).
+  separator; code block: a fenced block (its content lines joined); quote: a line of a
+  `>` quotation (its text, without a heading or list mark); inline code: a `` `span` ``
+  outside code blocks. A quotation's lines are classified after their `>` marks too (a
+  `> - item` is a list item and a quote line).
 - Items are compared by their normalised text (NFKC, lower case, letters and digits only).
 - Precision: share of our items of a kind that the gold has as that kind; recall: share
   of the gold's that we have as that kind (micro, over all pages).
@@ -36,7 +39,10 @@ import subprocess
 import sys
 import unicodedata
 
-KINDS = ("heading", "list_item", "table_row", "code_block")
+KINDS = ("heading", "list_item", "table_row", "code_block", "quote", "inline_code")
+
+QUOTE = re.compile(r"^\s*((?:>[ \t]?)+)")
+SPAN = re.compile(r"(`+)(.+?)\1")
 
 
 def key(s):
@@ -45,23 +51,36 @@ def key(s):
     return "".join(c for c in s if c.isalnum())
 
 
+def unquote(line):
+    """`line` without its `>` quotation marks, and whether it had any."""
+    m = QUOTE.match(line)
+    return (line[m.end():], True) if m else (line, False)
+
+
 def structure(md):
     out = {k: collections.Counter() for k in KINDS}
     lines = md.splitlines()
     i = 0
     while i < len(lines):
-        line = lines[i]
+        line, quoted = unquote(lines[i])
         t = line.strip()
         if t.startswith("```"):
             body = []
             i += 1
-            while i < len(lines) and not lines[i].strip().startswith("```"):
-                body.append(lines[i])
+            while i < len(lines) and not unquote(lines[i])[0].strip().startswith("```"):
+                body.append(unquote(lines[i])[0])
                 i += 1
             k = key(" ".join(body))
             if k:
                 out["code_block"][k] += 1
-        elif t.startswith("#"):
+            i += 1
+            continue
+        if quoted and key(t):
+            out["quote"][key(re.sub(r"^(#+|[-*+]|\d+[.)])\s+", "", t))] += 1
+        for m in SPAN.finditer(t):
+            if key(m.group(2)):
+                out["inline_code"][key(m.group(2))] += 1
+        if t.startswith("#"):
             k = key(t.lstrip("#"))
             if k:
                 out["heading"][k] += 1

@@ -9,8 +9,13 @@
 //!   item (two spaces under a `- `, three under a `1. `), as CommonMark nests them;
 //! - table cells: one `| a | b |` line per `<tr>`, a `| --- |` line after the table's first
 //!   row;
-//! - `<pre>`: a fenced block, its source lines kept as lines, with the language from a
-//!   `language-x` / `lang-x` class of the `<pre>` or its `<code>`;
+//! - `<pre>`: a fenced block, its source lines kept as lines with their indentation, with
+//!   the language from a `language-x` / `lang-x` class of the `<pre>` or its `<code>`;
+//! - `<blockquote>`: its paragraphs and list items after `> `, a `>` line between two
+//!   blocks of one quotation (its headings, tables and code blocks are written as they are);
+//! - `<code>`, `<kbd>`, `<samp>` outside a `<pre>`: between backticks, unless a backtick
+//!   would fall between two word characters (`<code>foo</code>bar` is one word of the plain
+//!   text) or the code holds one;
 //! - anything else: a paragraph. Blocks are separated by a blank line, items and rows of one
 //!   list or table by a line break.
 //!
@@ -56,6 +61,8 @@ enum Kind {
 pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
     let mut out = String::with_capacity(doc.text.len() / 2);
     let mut prev: Option<(&Segment, Kind)> = None;
+    // The `<blockquote>` of the last block, if written as a quotation.
+    let mut prev_quote: Option<u32> = None;
     let mut table_rows = 0usize;
     let mut row_cells = 0usize;
     let base = match links {
@@ -64,6 +71,10 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
     };
     // The link element whose `[` is open, and its target.
     let mut open_link: Option<(u32, String)> = None;
+    // The inline code element whose backtick is open, and where that backtick is in `out`;
+    // and the last code element left unmarked (see below).
+    let mut open_code: Option<(u32, usize)> = None;
+    let mut unmarked: Option<u32> = None;
     let mut cursor = 0;
     for (i, (s, _)) in doc
         .segments
@@ -72,18 +83,45 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
         .enumerate()
         .filter(|(_, (s, &k))| k && !s.hidden)
     {
-        let kind = kind_of(doc, s);
+        let (kind, inline) = kind_of(doc, s);
         let pre_line = doc.pre_line_at(i, &mut cursor);
         let link = match links {
             Links::Inline if s.link && !matches!(kind, Kind::Code(..)) => link_of(doc, s),
             _ => None,
         };
+        let text = doc.seg_text(s);
+        // Inline code between backticks, unless its text has one (it would end the span).
+        let code = inline
+            .code
+            .filter(|_| !matches!(kind, Kind::Code(..)) && !text.contains('`'));
         let same_block = prev.is_some_and(|(p, _)| p.block == s.block);
-        if let Some((e, url)) = &open_link {
-            if link != Some(*e) || !same_block {
-                close_link(&mut out, url);
-                open_link = None;
+        let link_ends = open_link
+            .as_ref()
+            .is_some_and(|(e, _)| link != Some(*e) || !same_block);
+        // A code span closes inside the link it opened in. A backtick between two word
+        // characters would split a word in two ("<code>foo</code>bar" is the one word
+        // "foobar" in the plain text): such a span is left unmarked, its opening backtick
+        // taken out again.
+        if let Some((e, at)) = open_code {
+            if Some(e) != code || !same_block || link_ends {
+                let glued = same_block
+                    && prev.is_some_and(|(p, _)| {
+                        !(p.space_after || s.space_before || p.line != s.line)
+                    })
+                    && out.ends_with(is_word_char)
+                    && text.starts_with(is_word_char);
+                if glued {
+                    out.remove(at);
+                    unmarked = Some(e);
+                } else {
+                    out.push('`');
+                }
+                open_code = None;
             }
+        }
+        if let Some((_, url)) = open_link.as_ref().filter(|_| link_ends) {
+            close_link(&mut out, url);
+            open_link = None;
         }
         match prev {
             Some((p, _)) if p.block == s.block => {
@@ -96,10 +134,15 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
             }
             Some((_, pk)) => {
                 close(&mut out, pk, kind, &mut table_rows, &mut row_cells);
-                open(&mut out, pk, kind, &mut table_rows, &mut row_cells);
+                let quotes = (prev_quote, quote_of(kind, inline));
+                open(&mut out, pk, kind, quotes, &mut table_rows, &mut row_cells);
             }
-            None => open_first(&mut out, kind, &mut table_rows, &mut row_cells),
+            None => {
+                let quote = quote_of(kind, inline);
+                open_first(&mut out, kind, quote, &mut table_rows, &mut row_cells);
+            }
         }
+        prev_quote = quote_of(kind, inline);
         // A line of code keeps its indentation (a table cell's text is one line).
         if let (Kind::Code(..), Some(l)) = (kind, pre_line) {
             out.push_str(doc.indent(l));
@@ -110,8 +153,19 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
                 open_link = Some((e, url));
             }
         }
-        out.push_str(doc.seg_text(s));
+        if let Some(e) = code.filter(|&e| open_code.is_none() && unmarked != Some(e)) {
+            if out.ends_with(is_word_char) && text.starts_with(is_word_char) {
+                unmarked = Some(e);
+            } else {
+                open_code = Some((e, out.len()));
+                out.push('`');
+            }
+        }
+        out.push_str(text);
         prev = Some((s, kind));
+    }
+    if open_code.is_some() {
+        out.push('`');
     }
     if let Some((_, url)) = &open_link {
         close_link(&mut out, url);
@@ -126,6 +180,12 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
         );
     }
     out
+}
+
+/// A character of a word as the scorers count words (`\w`: letters, digits and the
+/// underscore).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 /// Ends an open link: `](url)`, with the characters that would end the target early (space,
@@ -343,8 +403,25 @@ fn close(out: &mut String, pk: Kind, next: Kind, rows: &mut usize, cells: &mut u
     }
 }
 
-/// Starts the block of kind `kind` after one of kind `pk`.
-fn open(out: &mut String, pk: Kind, kind: Kind, rows: &mut usize, cells: &mut usize) {
+/// The quotation a block of kind `kind` is written in: paragraphs and list items in a
+/// `<blockquote>` (a heading, table or code block in one is written as it is: their marks
+/// would need `> ` on every line).
+fn quote_of(kind: Kind, inline: Inline) -> Option<u32> {
+    inline
+        .quote
+        .filter(|_| matches!(kind, Kind::Paragraph | Kind::Item(..)))
+}
+
+/// Starts the block of kind `kind` after one of kind `pk`; `quotes` are the quotations of
+/// the two ([`quote_of`]).
+fn open(
+    out: &mut String,
+    pk: Kind,
+    kind: Kind,
+    quotes: (Option<u32>, Option<u32>),
+    rows: &mut usize,
+    cells: &mut usize,
+) {
     let tight = match (pk, kind) {
         (Kind::Item(..), Kind::Item(..)) => true,
         (Kind::Cell(_, a), Kind::Cell(_, b)) => a == b,
@@ -363,12 +440,25 @@ fn open(out: &mut String, pk: Kind, kind: Kind, rows: &mut usize, cells: &mut us
         }
         _ => {}
     }
-    out.push_str(if tight { "\n" } else { "\n\n" });
-    open_first(out, kind, rows, cells);
+    match quotes {
+        // Two blocks of one quotation: a `>` line between them keeps it one.
+        (Some(a), Some(b)) if a == b && !tight => out.push_str("\n>\n"),
+        _ => out.push_str(if tight { "\n" } else { "\n\n" }),
+    }
+    open_first(out, kind, quotes.1, rows, cells);
 }
 
-/// The mark that opens a block of kind `kind`.
-fn open_first(out: &mut String, kind: Kind, rows: &mut usize, cells: &mut usize) {
+/// The mark that opens a block of kind `kind` (after `> ` in a quotation).
+fn open_first(
+    out: &mut String,
+    kind: Kind,
+    quote: Option<u32>,
+    rows: &mut usize,
+    cells: &mut usize,
+) {
+    if quote.is_some() {
+        out.push_str("> ");
+    }
     match kind {
         Kind::Paragraph => {}
         Kind::Heading(level) => {
@@ -396,8 +486,19 @@ fn open_first(out: &mut String, kind: Kind, rows: &mut usize, cells: &mut usize)
     }
 }
 
-/// What encloses segment `s`: the innermost heading, `<pre>`, table cell or list item.
-fn kind_of(doc: &Doc, s: &Segment) -> Kind {
+/// What encloses a segment besides its block's kind.
+#[derive(Debug, Clone, Copy, Default)]
+struct Inline {
+    /// The innermost `<code>`, `<kbd>` or `<samp>` (inline code: written between backticks).
+    code: Option<u32>,
+    /// The innermost `<blockquote>` (a paragraph or list item in it is written after `> `).
+    quote: Option<u32>,
+}
+
+/// What encloses segment `s`: the innermost heading, `<pre>`, table cell or list item, and
+/// the inline code and quotation around it ([`Inline`]; looked for below a heading, a table
+/// and a `<pre>` only as far as those).
+fn kind_of(doc: &Doc, s: &Segment) -> (Kind, Inline) {
     let mut i = s.element as usize;
     let mut cell = false;
     let mut row = None;
@@ -409,21 +510,30 @@ fn kind_of(doc: &Doc, s: &Segment) -> Kind {
     let mut indent = 0usize;
     let mut ordered = None;
     let mut code_lang: Option<&'static str> = None;
+    let mut inline = Inline::default();
     for _ in 0..MAX_ANCESTORS {
         let Some(e) = doc.elements.get(i) else { break };
         match e.tag {
             t if t.is_heading() && !cell && item.is_none() => {
-                return Kind::Heading(t.heading_level().unwrap_or(6));
+                return (Kind::Heading(t.heading_level().unwrap_or(6)), inline);
             }
-            Tag::Code => code_lang = code_lang.or_else(|| lang_of(doc.ident(e))),
+            Tag::Code | Tag::Kbd | Tag::Samp => {
+                inline.code.get_or_insert(i as u32);
+                if e.tag == Tag::Code {
+                    code_lang = code_lang.or_else(|| lang_of(doc.ident(e)));
+                }
+            }
             Tag::Pre if !cell => {
                 let lang = code_lang.or_else(|| lang_of(doc.ident(e)));
-                return Kind::Code(i as u32, lang);
+                return (Kind::Code(i as u32, lang), inline);
+            }
+            Tag::Blockquote => {
+                inline.quote.get_or_insert(i as u32);
             }
             Tag::Td | Tag::Th if item.is_none() => cell = true,
             Tag::Tr if cell && row.is_none() => row = Some(i as u32),
             Tag::Table if cell => {
-                return Kind::Cell(row.unwrap_or(i as u32), i as u32);
+                return (Kind::Cell(row.unwrap_or(i as u32), i as u32), inline);
             }
             Tag::Li if !cell => {
                 item.get_or_insert(i as u32);
@@ -457,10 +567,11 @@ fn kind_of(doc: &Doc, s: &Segment) -> Kind {
     if awaiting_list && items > 1 {
         indent += 2;
     }
-    match item {
+    let kind = match item {
         Some(li) => Kind::Item(indent, ordered.unwrap_or(false), li),
         None => Kind::Paragraph,
-    }
+    };
+    (kind, inline)
 }
 
 /// The code language named by a `language-x`, `lang-x` or `highlight-source-x` class word,
@@ -569,10 +680,14 @@ mod tests {
                 || w.strip_suffix('.')
                     .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         };
+        // Then the words as the scorers count them (runs of `\w`), so that the backticks
+        // of inline code and the `>` of a quotation, which add no word, are no word.
         without_link_targets(md)
             .split_whitespace()
-            .map(|w| w.trim_start_matches("```"))
+            .map(|w| w.trim_matches('`'))
             .filter(|w| !w.is_empty() && !is_mark(w))
+            .flat_map(|w| w.split(|c: char| !is_word_char(c)))
+            .filter(|w| !w.is_empty())
             .map(str::to_owned)
             .collect()
     }
@@ -677,6 +792,39 @@ mod tests {
             got,
             "# Title\n\nOne bold word.\n\n## Part\n\n- a\n- b\n  - b1\n1. first\n\n\
              | k | v |\n| --- | --- |\n| x | 1 |\n\n```rust\nfn main() {\n    go();\n}\n```\n\nEnd."
+        );
+    }
+
+    #[test]
+    fn quotations_and_inline_code() {
+        // A quotation's paragraphs stay one quotation; its list items are quoted too; a
+        // heading in one is written as a heading.
+        assert_eq!(
+            md(
+                "<p>Before.</p><blockquote><p>One.</p><p>Two.</p><ul><li>i</li></ul>\
+                <h3>H</h3></blockquote><p>After.</p>"
+            ),
+            "Before.\n\n> One.\n>\n> Two.\n>\n> - i\n\n### H\n\nAfter."
+        );
+        // Inline code (`code`, `kbd`, `samp`) between backticks, over the runs it spans,
+        // inside a link's brackets and in headings; not inside a fenced block.
+        assert_eq!(
+            md("<h2>The <code>spawn</code> function</h2><p>Run <code>cargo <b>build</b></code>, \
+                press <kbd>Ctrl</kbd>+<kbd>C</kbd>.</p><pre><code>let x = 1;</code></pre>"),
+            "## The `spawn` function\n\nRun `cargo build`, press `Ctrl`+`C`.\n\n```\nlet x = 1;\n```"
+        );
+        assert_eq!(
+            md_links(
+                "<p>See <a href=\"/s\"><code>spawn</code></a> now.</p>",
+                None
+            ),
+            "See [`spawn`](/s) now."
+        );
+        // A backtick between two word characters would split a word of the plain text:
+        // such a span stays unmarked, and so does code holding a backtick.
+        assert_eq!(
+            md("<p>A <code>foo</code>bar, x<code>y</code> and <code>a`b</code> here.</p>"),
+            "A foobar, xy and a`b here."
         );
     }
 
