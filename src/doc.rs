@@ -450,7 +450,7 @@ impl<'a> Builder<'a> {
         // forum post quoting HTML in a code block, is content.)
         let escaped_markup = self.top_tag() == Tag::Noscript && starts_with_escaped_tag(raw);
         self.hidden_depth += u32::from(escaped_markup);
-        let decoded = decode_text(raw);
+        let decoded = crate::mojibake::repair_decoded(decode_text(raw));
         // One segment per source line, so line-based methods (CETR) can keep or drop lines.
         // (Split at '\n' bytes: most runs have none, and a '\n' byte is always a char
         // boundary. memchr for long runs; a short one, such as the indentation between two
@@ -600,7 +600,8 @@ impl<'a> Builder<'a> {
             return;
         }
         if t.tag == Tag::Title && self.doc.title.is_none() && self.open[Tag::Svg as usize] == 0 {
-            if let Some(title) = collapsed(&decode_text(t.raw(self.src))) {
+            let title = crate::mojibake::repair_decoded(decode_text(t.raw(self.src)));
+            if let Some(title) = collapsed(&title) {
                 self.doc.title = Some(title);
             }
         }
@@ -833,6 +834,7 @@ impl<'a> Builder<'a> {
     fn document_title(&mut self, t: &Token) {
         if let Some(title) = t
             .attr(self.src, "title")
+            .map(crate::mojibake::repair_decoded)
             .and_then(|v| collapsed(&decode_attr(&v)))
         {
             self.doc.title = Some(title.chars().take(1024).collect());
@@ -843,7 +845,10 @@ impl<'a> Builder<'a> {
         if self.doc.meta.len() >= META_MAX {
             return;
         }
-        let Some(v) = t.attr(self.src, "content") else {
+        let Some(v) = t
+            .attr(self.src, "content")
+            .map(crate::mojibake::repair_decoded)
+        else {
             return;
         };
         let name = t.attr(self.src, "name");
@@ -1919,6 +1924,28 @@ mod tests {
             doc.title.as_deref(),
             Some("Enameled Pan & Metal : r/Cooking")
         );
+    }
+
+    #[test]
+    fn mojibake_written_as_references_is_repaired() {
+        // PHP's htmlentities over text already read as windows-1252: the references decode
+        // to mojibake, which is undone in text, the title and meta values alike.
+        let doc = Doc::parse(
+            "<title>It&acirc;&euro;&trade;s on</title>\
+             <meta name=description content=\"Investor&acirc;&euro;&trade;s guide\">\
+             <p>The caf&Atilde;&copy; isn&acirc;&euro;&trade;t open.</p>\
+             <p>Kept as written: P&Iacute;&Scaron;E, CAF&Eacute;&rsquo;s, gro&szlig;&hellip;</p>",
+        );
+        let texts: Vec<&str> = doc.segments.iter().map(|s| doc.seg_text(s)).collect();
+        assert_eq!(
+            texts,
+            [
+                "The café isn’t open.",
+                "Kept as written: PÍŠE, CAFÉ’s, groß…"
+            ]
+        );
+        assert_eq!(doc.title.as_deref(), Some("It’s on"));
+        assert_eq!(doc.meta[0].1, "Investor’s guide");
     }
 
     #[test]

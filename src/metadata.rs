@@ -1442,7 +1442,7 @@ const DATE_BLOCK_WORDS: usize = 14;
 /// empty.
 fn clean(s: &str) -> Option<String> {
     let s = if s.contains('&') {
-        crate::tokenize::decode_text(s).into_owned()
+        crate::mojibake::repair_decoded(crate::tokenize::decode_text(s)).into_owned()
     } else {
         s.to_string()
     };

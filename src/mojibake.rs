@@ -18,7 +18,9 @@
 //! - a C1 control character (U+0080–U+009F) among the continuation characters: they are
 //!   never text, only the Latin-1 reading of a UTF-8 continuation byte;
 //! - a lead `Â`, `Ã` (Latin-1 and Latin Extended-A letters), `Ð`, `Ñ` (Cyrillic), `Ø`, `Ù`
-//!   (Arabic) followed directly by a continuation character (`Ã©`, `Â©`, `Ð¿`, `Ø§`);
+//!   (Arabic) followed directly by a continuation character (`Ã©`, `Â©`, `Ð¿`, `Ø§`), but
+//!   for the last four not by U+00A0 (Word's HTML bullets are `Ø&nbsp;`, a Wingdings
+//!   arrow; Cyrillic mojibake has other telltales in every word);
 //! - a lead `â` followed by `€`, `‚`, `ƒ`, `„` or a C1 control (General Punctuation,
 //!   currency and letterlike symbols: `â€™`, `â€œ`, `â‚¬`, `â„¢`);
 //! - `ð` then `Ÿ`: the first two bytes of an emoji (`ðŸ˜€` for 😀);
@@ -33,8 +35,10 @@
 //! for the byte 0xC3 (every lead character's UTF-8 starts with it) and a look at the next
 //! few bytes.
 //!
-//! Not repaired: two layers of mix-up, mojibake written as HTML entities (`&Atilde;&copy;`),
-//! and sequences whose U+00A0 became a plain space.
+//! Mojibake written as character references (`&Atilde;&copy;`) shows only once they are
+//! decoded: the parser repairs each run of text, title and attribute value whose references
+//! it decodes ([`repair_decoded`]), with the same telltales. Not repaired: two layers of
+//! mix-up, and sequences whose U+00A0 became a plain space.
 
 use std::borrow::Cow;
 
@@ -128,8 +132,11 @@ fn sequence_at(text: &str, at: usize) -> Option<Sequence> {
     if (repaired as u32) < 0xA0 {
         return None;
     }
+    // A Cyrillic or Arabic lead before a no-break space is no telltale: Word's HTML writes
+    // its Wingdings bullets as "Ø&nbsp;", and U+0620 or U+0420 alone is no proof.
     let telltale = c1
-        || matches!(lead, 'Â' | 'Ã' | 'Ð' | 'Ñ' | 'Ø' | 'Ù')
+        || matches!(lead, 'Â' | 'Ã')
+        || (matches!(lead, 'Ð' | 'Ñ' | 'Ø' | 'Ù') && bytes[1] != 0xA0)
         || (lead == 'â' && bytes[1] <= 0x84)
         || (lead == 'ð' && bytes[1] == 0x9F)
         || (needed >= 2 && symbol && in_written_script(repaired));
@@ -155,6 +162,33 @@ fn in_written_script(c: char) -> bool {
 fn leads(text: &str) -> impl Iterator<Item = usize> + '_ {
     let bytes = text.as_bytes();
     memchr::memchr_iter(0xC3, bytes).filter(move |&i| matches!(bytes.get(i + 1), Some(0x82..=0xB4)))
+}
+
+/// [`repair`] for text that entity decoding has just produced (`decoded` is owned when some
+/// reference was decoded). A page can write its mojibake as character references
+/// (`isn&acirc;&euro;&trade;t`: PHP's `htmlentities` over text that was already mixed up),
+/// which the repair of the whole decoded payload cannot see; text without references
+/// (borrowed) was repaired with the page.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use warcsift::mojibake::repair_decoded;
+///
+/// let decoded: Cow<str> = Cow::Owned("isnâ€™t".to_string());
+/// assert_eq!(repair_decoded(decoded), "isn’t");
+/// assert_eq!(repair_decoded(Cow::Borrowed("isnâ€™t")), "isnâ€™t");
+/// ```
+pub fn repair_decoded(decoded: Cow<'_, str>) -> Cow<'_, str> {
+    match decoded {
+        Cow::Owned(s) => {
+            let fixed = match repair(&s) {
+                Cow::Owned(r) => Some(r),
+                Cow::Borrowed(_) => None,
+            };
+            Cow::Owned(fixed.unwrap_or(s))
+        }
+        borrowed => borrowed,
+    }
 }
 
 /// The text with one layer of UTF-8-read-as-windows-1252 undone, when it shows a telltale
@@ -239,6 +273,7 @@ mod tests {
             "groß… und Fuß–Weg",                                        // ß+… and ß+–
             "2×½ cups, 3×¼ inch",                                       // × + ½
             "« É\u{a0}», «\u{a0}là\u{a0}», « réglé\u{a0}» « réglé»… »", // French spacing
+            "Ø\u{a0}Word's Wingdings bullet, Ð\u{a0}and Ù\u{a0}too",    // lead + U+00A0
             "plain ASCII text",
             "",
         ] {
@@ -251,6 +286,9 @@ mod tests {
         // 'Å‚' alone could be a capital and a quote; with 'Ã³' on the same page it is 'ł'.
         assert_eq!(repair("Å‚"), "Å‚");
         assert_eq!(repair("Å‚Ã³"), "łó");
+        // "Р" read as windows-1252 is "Ð" and U+00A0: repaired in Cyrillic mojibake, whose
+        // other letters give it away.
+        assert_eq!(repair("Ð\u{a0}Ð¾Ñ\u{81}Ñ\u{81}Ð¸Ñ\u{8f}"), "Россия");
     }
 
     #[test]

@@ -180,7 +180,7 @@ fn push_text(list: &mut Vec<String>, text: &str) {
     let text = if text.contains('<') {
         strip_tags(text)
     } else {
-        crate::tokenize::decode_text(text).into_owned()
+        crate::mojibake::repair_decoded(crate::tokenize::decode_text(text)).into_owned()
     };
     let text = collapse_keep_lines(&text);
     if !text.is_empty() && list.last() != Some(&text) {
