@@ -1949,6 +1949,22 @@ mod tests {
     }
 
     #[test]
+    fn a_declarative_shadow_root_is_visible_and_an_inert_template_is_not() {
+        let doc = Doc::parse(
+            "<blog-post><template shadowrootmode=\"open\"><article><h1>Server-rendered</h1>\
+             <p>Shown without scripts.</p></article></template></blog-post>\
+             <template id=row><p>Cloned by a script, never shown as is.</p></template>",
+        );
+        let texts: Vec<&str> = doc
+            .segments
+            .iter()
+            .filter(|s| !s.hidden)
+            .map(|s| doc.seg_text(s))
+            .collect();
+        assert_eq!(texts, ["Server-rendered", "Shown without scripts."]);
+    }
+
+    #[test]
     fn head_title_lang_meta() {
         let doc = Doc::parse("<html lang=de><head><title> My  &amp; Title </title><meta name=Description content='About it'></head><body>x</body>");
         assert_eq!(doc.title.as_deref(), Some("My & Title"));

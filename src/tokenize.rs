@@ -12,7 +12,10 @@
 //! Raw-text elements (`script`, `style`, `textarea`, `title`, `template`, `xmp`,
 //! `iframe`, `noembed`, `noframes`, `plaintext`) are skipped to their real end tag, so a `<` in
 //! a script never starts a tag. `template` is treated as raw text on purpose: no browser
-//! renders it. `noscript` is *not*: its content is parsed as markup, the way an HTML parser
+//! renders it, except a declarative shadow root (`<template shadowrootmode="open">`, or the
+//! `shadowroot` attribute of its first form), which the HTML parser attaches to its parent
+//! and browsers render without any script (server-rendered web components): its content is
+//! markup like any. `noscript` is *not*: its content is parsed as markup, the way an HTML parser
 //! with scripting disabled parses it, because that is what a crawler without JavaScript
 //! (Common Crawl's) receives and what such a reader sees. Forums such as Discourse serve
 //! their posts inside `<noscript>` for exactly those readers.
@@ -421,7 +424,10 @@ impl<'a> Tokenizer<'a> {
                 if matches!(tag, Tag::Svg | Tag::Math) && !t.self_closing {
                     self.foreign = self.foreign.saturating_add(1);
                 }
-                if tag.is_raw_text() && !t.self_closing {
+                if tag.is_raw_text()
+                    && !t.self_closing
+                    && !(tag == Tag::Template && shadow_root(&t, self.src))
+                {
                     self.pending_raw = Some(tag);
                 }
                 Some(t)
@@ -429,6 +435,14 @@ impl<'a> Tokenizer<'a> {
             _ => None,
         }
     }
+}
+
+/// Whether a `<template>` start tag declares a shadow root (`shadowrootmode`, or the
+/// `shadowroot` of its first shipped form).
+fn shadow_root(t: &Token, src: &str) -> bool {
+    t.attrs(src).any(|(n, _)| {
+        n.eq_ignore_ascii_case("shadowrootmode") || n.eq_ignore_ascii_case("shadowroot")
+    })
 }
 
 /// End of a tag name starting at `from`.
@@ -902,6 +916,20 @@ mod tests {
         let k = kinds(src);
         assert_eq!(k[1].0, TokenKind::RawText);
         assert_eq!(decode_text(&k[1].2), "A <b>bold</b> & title");
+    }
+
+    #[test]
+    fn a_template_is_raw_text_unless_it_declares_a_shadow_root() {
+        let k = kinds("<template id=t><p>inert</p></template>");
+        assert_eq!(k[1].0, TokenKind::RawText);
+        for src in [
+            "<template shadowrootmode=\"open\"><p>shown</p></template>",
+            "<template SHADOWROOT=closed><p>shown</p></template>",
+        ] {
+            let k = kinds(src);
+            assert_eq!(k[1].0, TokenKind::StartTag, "{src}");
+            assert_eq!(k[2].2, "shown", "{src}");
+        }
     }
 
     #[test]

@@ -55,7 +55,9 @@ use crate::tokenize::Tag;
 /// (e.g., nav and a) and irrelevant nodes (e.g., script, video and svg)"), completed with the
 /// elements of the same kinds: other embedded media, non-rendered raw text and form controls.
 pub fn is_non_content(tag: Tag) -> bool {
-    crate::doc::is_removed(tag)
+    // A `<template>` element with content is a declarative shadow root, which renders (an
+    // inert template's content is raw text and never becomes elements or segments).
+    (crate::doc::is_removed(tag) && tag != Tag::Template)
         || matches!(
             tag,
             Tag::A
@@ -75,7 +77,6 @@ pub fn is_non_content(tag: Tag) -> bool {
                 | Tag::Script
                 | Tag::Style
                 | Tag::Noscript
-                | Tag::Template
                 | Tag::Select
                 | Tag::Option
                 | Tag::Button
