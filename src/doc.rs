@@ -799,7 +799,9 @@ impl<'a> Builder<'a> {
             } else if name.eq_ignore_ascii_case("href") {
                 href = href.or(Some(value));
             } else if name.eq_ignore_ascii_case("hidden") {
-                hidden = true;
+                // `hidden="until-found"` folds the content until find-in-page or a link to
+                // a fragment in it reveals it (accordions): in the page, like a fold's body.
+                hidden = !value.trim().eq_ignore_ascii_case("until-found");
             } else if name.eq_ignore_ascii_case("aria-hidden") {
                 hidden |= value.trim().eq_ignore_ascii_case("true");
             } else if name.eq_ignore_ascii_case("style") {
@@ -2032,6 +2034,19 @@ mod tests {
              <div class='accordion__content' hidden>Free returns within 30 days.</div>\
              <div class='collapse filter-group' hidden>Colour</div>\
              <div class='facet-collapsible' hidden>Brand</div>",
+        );
+        let hidden: Vec<bool> = doc.segments.iter().map(|s| s.hidden).collect();
+        assert_eq!(hidden, [false, false, true, true]);
+    }
+
+    #[test]
+    fn content_hidden_until_found_is_visible() {
+        // `hidden="until-found"`: folded until find-in-page reveals it; plain `hidden` and
+        // any other value hide.
+        let doc = Doc::parse(
+            "<div hidden=\"until-found\">Shipping takes three days.</div>\
+             <div hidden=\" UNTIL-FOUND \">Returns within 30 days.</div>\
+             <div hidden>Gone.</div><div hidden=\"hidden\">Gone too.</div>",
         );
         let hidden: Vec<bool> = doc.segments.iter().map(|s| s.hidden).collect();
         assert_eq!(hidden, [false, false, true, true]);
