@@ -700,6 +700,10 @@ impl<'a> Builder<'a> {
             href,
         } = self.attributes(t);
         let link = tag == Tag::A && href.is_some();
+        // What a `<video>` or `<audio>` holds besides its sources is fallback for browsers
+        // without media support ("Your browser does not support the video tag"): no
+        // browser of today shows it.
+        let hidden = hidden || matches!(tag, Tag::Video | Tag::Audio);
         if let Some(h) = href.filter(|_| link && self.limits.hrefs) {
             self.doc
                 .hrefs
@@ -2037,6 +2041,16 @@ mod tests {
         );
         let hidden: Vec<bool> = doc.segments.iter().map(|s| s.hidden).collect();
         assert_eq!(hidden, [false, false, true, true]);
+    }
+
+    #[test]
+    fn media_fallback_text_is_hidden() {
+        let doc = Doc::parse(
+            "<p>Watch it.</p><video src=a.mp4><source src=a.webm>Your browser does not \
+             support the video tag.</video><audio src=a.mp3>No audio support.</audio><p>Done.</p>",
+        );
+        let hidden: Vec<bool> = doc.segments.iter().map(|s| s.hidden).collect();
+        assert_eq!(hidden, [false, true, true, false]);
     }
 
     #[test]
