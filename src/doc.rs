@@ -111,6 +111,14 @@ pub struct Segment {
     pub space_after: bool,
 }
 
+impl Segment {
+    /// Whether a space sets this segment apart from `prev`, the one before it in the same
+    /// block: whitespace between them in the source, or a line break.
+    pub fn spaced_from(&self, prev: &Segment) -> bool {
+        prev.space_after || self.space_before || prev.line != self.line
+    }
+}
+
 /// What a unit of the paper methods' token view is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnitKind {

@@ -84,6 +84,7 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
         .filter(|(_, (s, &k))| k && !s.hidden)
     {
         let (kind, inline) = kind_of(doc, s);
+        let quote = quote_of(kind, inline);
         let pre_line = doc.pre_line_at(i, &mut cursor);
         let link = match links {
             Links::Inline if s.link && !matches!(kind, Kind::Code(..)) => link_of(doc, s),
@@ -105,9 +106,7 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
         if let Some((e, at)) = open_code {
             if Some(e) != code || !same_block || link_ends {
                 let glued = same_block
-                    && prev.is_some_and(|(p, _)| {
-                        !(p.space_after || s.space_before || p.line != s.line)
-                    })
+                    && prev.is_some_and(|(p, _)| !s.spaced_from(p))
                     && out.ends_with(is_word_char)
                     && text.starts_with(is_word_char);
                 if glued {
@@ -128,21 +127,18 @@ pub fn render(doc: &Doc, keep: &[bool], links: Links) -> String {
                 // Same block: as the plain text joins it, except code keeps its lines.
                 if matches!(kind, Kind::Code(..)) && (p.line != s.line || pre_line.is_some()) {
                     out.push('\n');
-                } else if p.space_after || s.space_before || p.line != s.line {
+                } else if s.spaced_from(p) {
                     out.push(' ');
                 }
             }
             Some((_, pk)) => {
                 close(&mut out, pk, kind, &mut table_rows, &mut row_cells);
-                let quotes = (prev_quote, quote_of(kind, inline));
+                let quotes = (prev_quote, quote);
                 open(&mut out, pk, kind, quotes, &mut table_rows, &mut row_cells);
             }
-            None => {
-                let quote = quote_of(kind, inline);
-                open_first(&mut out, kind, quote, &mut table_rows, &mut row_cells);
-            }
+            None => open_first(&mut out, kind, quote, &mut table_rows, &mut row_cells),
         }
-        prev_quote = quote_of(kind, inline);
+        prev_quote = quote;
         // A line of code keeps its indentation (a table cell's text is one line).
         if let (Kind::Code(..), Some(l)) = (kind, pre_line) {
             out.push_str(doc.indent(l));

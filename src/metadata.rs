@@ -780,7 +780,7 @@ fn element_text_where(
     let mut prev: Option<&crate::doc::Segment> = None;
     for s in segs.iter().filter(|s| keep(s)) {
         if let Some(p) = prev {
-            if p.space_after || s.space_before || p.block != s.block || p.line != s.line {
+            if p.block != s.block || s.spaced_from(p) {
                 out.push(' ');
             }
         }
@@ -1313,7 +1313,7 @@ fn element_blocks(doc: &Doc, from: u32, to: u32, max: usize) -> Vec<String> {
         match prev {
             Some(p) if p.block == s.block => {
                 let last = out.last_mut().expect("a block is open");
-                if p.space_after || s.space_before || p.line != s.line {
+                if s.spaced_from(p) {
                     last.push(' ');
                 }
                 last.push_str(doc.seg_text(s));

@@ -381,7 +381,7 @@ pub fn render(doc: &Doc, keep: &[bool]) -> String {
         if let Some(p) = prev {
             if p.block != s.block || pre_line.is_some() {
                 out.push('\n');
-            } else if p.space_after || s.space_before || p.line != s.line {
+            } else if s.spaced_from(p) {
                 out.push(' ');
             }
         }
