@@ -68,7 +68,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -266,6 +266,12 @@ pub enum InputError {
         /// The operating system's reason.
         source: io::Error,
     },
+    /// A folder was given where an archive file was expected.
+    #[error("{} is a folder, not a file", .path.display())]
+    Directory {
+        /// The path given.
+        path: PathBuf,
+    },
     /// The first bytes (used to detect compression) could not be read.
     #[error("cannot read the first bytes of {name}: {source}")]
     Read {
@@ -351,26 +357,30 @@ pub fn read_document(arg: impl AsRef<std::path::Path>) -> Result<Vec<u8>, String
     Ok(buf)
 }
 
+/// Opens an input file. A folder opens too on Unix, and would fail at its first read
+/// with "Is a directory": it is refused here, with what to pass instead.
+fn open_file(path: &Path) -> Result<File, InputError> {
+    let file = File::open(path).map_err(|source| InputError::Open {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(InputError::Directory {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(file)
+}
+
 /// [`open`] with options: http(s) inputs retry transient failures per `opts.retry`.
 pub fn open_with(spec: &InputSpec, opts: &OpenOptions) -> Result<Input, InputError> {
     match spec {
-        InputSpec::Path(path) => {
-            let file = File::open(path).map_err(|source| InputError::Open {
-                path: path.clone(),
-                source,
-            })?;
-            Input::from_reader(spec.name(), file)
-        }
+        InputSpec::Path(path) => Input::from_reader(spec.name(), open_file(path)?),
         InputSpec::Stdin => Input::from_reader(spec.name(), io::stdin()),
         InputSpec::Records { source, ranges } => {
             let failure = Arc::new(Mutex::new(None));
             let fetch = match source.as_ref() {
-                InputSpec::Path(path) => {
-                    Fetch::File(File::open(path).map_err(|source| InputError::Open {
-                        path: path.clone(),
-                        source,
-                    })?)
-                }
+                InputSpec::Path(path) => Fetch::File(open_file(path)?),
                 InputSpec::Url(url) => Fetch::Url(url.clone(), opts.retry),
                 _ => {
                     return Err(InputError::Read {
@@ -1754,6 +1764,20 @@ mod tests {
         assert!(err
             .to_string()
             .starts_with(&format!("cannot open {}: ", missing.display())));
+
+        // A folder is refused with what to pass instead, also as the source of --records.
+        let folder = dir.path().to_path_buf();
+        let err = open(&InputSpec::Path(folder.clone())).unwrap_err();
+        assert!(matches!(err, InputError::Directory { .. }), "{err}");
+        assert!(
+            err.to_string().ends_with("is a folder, not a file"),
+            "{err}"
+        );
+        let records = InputSpec::Records {
+            source: Box::new(InputSpec::Path(folder)),
+            ranges: vec![(0, 10)],
+        };
+        assert!(matches!(open(&records), Err(InputError::Directory { .. })));
     }
 
     #[test]

@@ -831,8 +831,16 @@ fn run_input(
     let started = Instant::now();
     let source = item.spec.name();
     let opts = input::OpenOptions { retry: cfg.retry };
-    let input = input::open_with(&item.spec, &opts)
-        .map_err(|e| InputError::Unusable(format!("cannot read input {source}: {e}")))?;
+    let input = input::open_with(&item.spec, &opts).map_err(|e| {
+        // A folder: say what to pass instead (its files, or a manifest of them).
+        let hint = if matches!(e, input::InputError::Directory { .. }) {
+            let dir = source.trim_end_matches('/');
+            format!(" (pass the archives in it, as {dir}/*.warc.gz, or list them in a --manifest)")
+        } else {
+            String::new()
+        };
+        InputError::Unusable(format!("cannot read input {source}: {e}{hint}"))
+    })?;
     let writer = ShardWriter::create(&cfg.out_dir, &item.stem, &cfg.shard)
         .map_err(|e| InputError::Fatal(e.into()))?;
     // A stateful method (Info Discoverer) must see pages in input order: one worker.

@@ -187,6 +187,22 @@ fn http_errors_are_sentences() {
 }
 
 #[test]
+fn a_folder_given_as_input_is_refused_with_what_to_pass() {
+    let folder = tempdir();
+    let out = tempdir();
+    let name = folder.path().to_str().unwrap();
+    let (ok, _, err) = warcsift(&["extract", name, "-o", out.path().to_str().unwrap()]);
+    assert!(!ok, "a run whose only input is a folder must fail");
+    assert!(
+        err.contains(&format!("{name} is a folder, not a file"))
+            && err.contains(&format!("{name}/*.warc.gz"))
+            && err.contains("--manifest"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
 fn jsonl_zstd_and_gzip_shards_read_back() {
     let out = tempdir();
     let o = out.path();
