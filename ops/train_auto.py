@@ -289,9 +289,9 @@ def context_rows(X, C, blocks):
 
 def fit_stages(X, y, w, page, vis, wds, groups, usable, context):
     """The first stage on the usable rows, and with `context` (trees, depth, blocks,
-    max_features) a second
-    one on context columns of first-stage probabilities cross-fitted over the pages (each
-    page's from a first stage trained without it). Returns (first, second or None)."""
+    max_features) a second one on context columns of first-stage probabilities cross-fitted
+    over the pages (each page's from a first stage trained without it). Returns (first,
+    second or None)."""
     first = fit(X[usable], y[usable], w[usable])
     trees, depth, blocks, share = context
     if not trees:

@@ -266,7 +266,7 @@ pub enum InputError {
         /// The operating system's reason.
         source: io::Error,
     },
-    /// A folder was given where an archive file was expected.
+    /// A folder was given where a file was expected.
     #[error("{} is a folder, not a file", .path.display())]
     Directory {
         /// The path given.
@@ -358,7 +358,7 @@ pub fn read_document(arg: impl AsRef<std::path::Path>) -> Result<Vec<u8>, String
 }
 
 /// Opens an input file. A folder opens too on Unix, and would fail at its first read
-/// with "Is a directory": it is refused here, with what to pass instead.
+/// with "Is a directory": it is refused here (`extract` adds what to pass instead).
 fn open_file(path: &Path) -> Result<File, InputError> {
     let file = File::open(path).map_err(|source| InputError::Open {
         path: path.to_path_buf(),
