@@ -171,8 +171,6 @@ MONOTONE = {
 # (`log_words`, `log_chars`: +), the two seeds' mean is 0.8795 / 0.9330 and 0.8787 / 0.9350
 # (all of MONOTONE: 0.8798 / 0.9335). See docs/quality.md.
 MONOTONE_ON = True
-# The block feature columns of the table being trained on (set in main).
-NAMES = []
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -327,11 +325,11 @@ def context_rows(X, C, blocks):
 
 def fit_stages(X, y, w, page, vis, wds, groups, usable, context):
     """The first stage on the usable rows, and with `context` (trees, depth, blocks,
-    max_features) a second one on context columns of first-stage probabilities cross-fitted
-    over the pages (each page's from a first stage trained without it). Returns (first,
-    second or None)."""
+    max_features, monotonic_cst or None) a second one on context columns of first-stage
+    probabilities cross-fitted over the pages (each page's from a first stage trained
+    without it). Returns (first, second or None)."""
     first = fit(X[usable], y[usable], w[usable])
-    trees, depth, blocks, share = context
+    trees, depth, blocks, share, cst = context
     if not trees:
         return first, None
     fold = page_folds(page, CONTEXT_FOLDS, seed=SEED + 1)
@@ -343,8 +341,8 @@ def fit_stages(X, y, w, page, vis, wds, groups, usable, context):
     X2 = context_rows(X, C, blocks)
     saved = dict(PARAMS)
     PARAMS.update(max_iter=trees, max_depth=depth, max_features=share)
-    if "monotonic_cst" in PARAMS:
-        PARAMS["monotonic_cst"] = monotone(CONTEXT_NAMES + (NAMES if blocks else []))
+    if cst is not None:
+        PARAMS["monotonic_cst"] = cst
     try:
         second = fit(X2[usable], y[usable], w[usable])
     finally:
@@ -582,7 +580,6 @@ def main():
             subprocess.run([os.path.join(ROOT, "target", "release", "examples", "auto_blocks"),
                             args.devset], check=True, stdout=f)
     names, pkg, page, words, gold_words, label, X, groups = load_table(table)
-    NAMES[:] = names
     if args.monotone:
         PARAMS["monotonic_cst"] = monotone(names)
     if groups.shape[1] != 2:
@@ -603,9 +600,9 @@ def main():
           f"{proxy_f1(page, words, gold_words, label, rules):.4f}", file=sys.stderr)
 
     wds_all = np.round(np.expm1(X[:, col["log_words"]]))
-    context = (args.context_trees, args.context_depth, bool(args.context_blocks),
-               args.context_max_features)
     names2 = CONTEXT_NAMES + (names if args.context_blocks else [])
+    context = (args.context_trees, args.context_depth, bool(args.context_blocks),
+               args.context_max_features, monotone(names2) if args.monotone else None)
 
     def train(m):
         """Both stages on the rows `m` (whole pages)."""
