@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """How `auto` carries to a script written without spaces: the devset rewritten as Chinese
-(or, with `--script th`, as Thai: see `Rewriter`).
+(or, with `--script th`, as Thai: see `Rewriter`); and, with `--script LANG` for a language
+written with spaces (`tr`, `fi`, `ru`, `ar`, `de`, ...), how it carries to that language's
+words (see `RankRewriter`).
 
 The devset is nearly all English; Chinese and Japanese, written without spaces between
 words, are a tenth of Common Crawl. This check rewrites every page's text (not its markup)
@@ -20,7 +22,8 @@ keep every English page's boilerplate phrases, dates and bylines only as random 
 which no Chinese page holds, so part of the difference is the rewriting's own.
 
 Usage: python3 ops/script_stress.py [--bin target/release/warcsift] [--devset DIR]
-       [--packages dragnet,cleaneval,readability,wcxb] [--work DIR] [--script zh|th]
+       [--packages dragnet,cleaneval,readability,wcxb] [--work DIR] [--script zh|th|LANG|en]
+(`--script LANG` needs the `wordfreq` package: `pip install wordfreq`.)
 """
 import argparse
 import glob
@@ -133,6 +136,72 @@ class Rewriter:
         return "".join(out)
 
 
+class RankRewriter(Rewriter):
+    """A language written with spaces, by word frequency (`wordfreq`'s word lists of the
+    web, Wikipedia, subtitles, news and books): each English word becomes the word of the
+    other language that stands at the same point of its cumulative frequency (the middle of
+    the English word's own span), so the rewritten text's words are about as frequent as
+    that language's own: its function words are the language's, and their share of the
+    text is about that of the language's prose (a Turkish or Finnish text holds far fewer
+    stopwords than an English one). Mapping rank to rank would keep English's shares
+    instead. A word outside the English list's first 30,000 becomes one of the language's
+    words of rank 5,000 to 30,000, chosen by a hash; a capital first letter and an all
+    capital word stay so (in scripts with case). Spaces and punctuation are kept.
+    `--script en` is the control: English, each word swapped with its neighbour in
+    frequency rank (`and` and `of`), which costs what the rewriting costs by itself
+    (bylines, dates and boilerplate phrases become word salad) and nothing of a language."""
+
+    TOP = 30_000
+    RARE_FROM = 5_000
+
+    def __init__(self, lang):
+        try:
+            from wordfreq import top_n_list, word_frequency
+        except ImportError:
+            sys.exit("script_stress: --script LANG needs the wordfreq package (pip install wordfreq)")
+        self.script = lang
+
+        def words(code):
+            """The words of `code`, and where each one's span of the cumulative frequency
+            ends."""
+            ws = [w for w in top_n_list(code, self.TOP) if w.isalpha()]
+            fs = [word_frequency(w, code) for w in ws]
+            total, cum, ends = sum(fs), 0.0, []
+            for f in fs:
+                cum += f / total
+                ends.append(cum)
+            return ws, ends
+        en, en_ends = words("en")
+        self.target, t_ends = words(lang)
+        if len(self.target) < self.RARE_FROM * 2:
+            sys.exit(f"script_stress: wordfreq has too few words of {lang!r}")
+        if lang == "en":
+            # The control: English, each word swapped with its neighbour in rank.
+            self.map = {w: en[i ^ 1] for i, w in enumerate(en) if i ^ 1 < len(en)}
+            return
+        # Each English word goes to the target word whose span holds its span's middle.
+        self.map, j = {}, 0
+        for i, w in enumerate(en):
+            mid = (en_ends[i - 1] if i else 0.0) / 2 + en_ends[i] / 2
+            while j < len(t_ends) - 1 and t_ends[j] < mid:
+                j += 1
+            self.map[w] = self.target[j]
+
+    def word(self, w):
+        low = w.lower()
+        out = self.map.get(low)
+        if out is None:
+            h = zlib.crc32(low.encode())
+            out = self.target[self.RARE_FROM + h % (len(self.target) - self.RARE_FROM)]
+        if len(w) > 1 and w.isupper():
+            return out.upper()
+        return out[:1].upper() + out[1:] if w[:1].isupper() else out
+
+    def text(self, s):
+        return "".join(self.word(t) if t.isascii() and t[0].isalpha() else t
+                       for t in TOKEN.findall(s))
+
+
 def read(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
@@ -157,17 +226,20 @@ def main():
     ap.add_argument("--devset", default=os.path.join(repo, "..", "shared", "devset"))
     ap.add_argument("--packages", default="dragnet,cleaneval,readability,wcxb")
     ap.add_argument("--work", help="keep the rewritten devset and outputs here")
-    ap.add_argument("--script", choices=["zh", "th"], default="zh",
-                    help="rewrite as Chinese (default) or Thai")
+    ap.add_argument("--script", default="zh",
+                    help="zh (default) or th: rewrite as Chinese or Thai; any other "
+                    "wordfreq language code (tr, fi, ru, ar, de, ...): by frequency rank")
     args = ap.parse_args()
     if not os.path.isdir(args.devset):
         print(f"script_stress: no devset at {args.devset}: skipped")
         return
     work = args.work or tempfile.mkdtemp(prefix="script_stress.")
-    rw = Rewriter(args.script)
+    rw = Rewriter(args.script) if args.script in ("zh", "th") else RankRewriter(args.script)
+    # The rewritten devset's folder (the English outputs are under "en").
+    folder = "en-swapped" if args.script == "en" else args.script
     packages = args.packages.split(",")
     for pkg in packages:
-        src, dst = os.path.join(args.devset, pkg), os.path.join(work, args.script, pkg)
+        src, dst = os.path.join(args.devset, pkg), os.path.join(work, folder, pkg)
         os.makedirs(dst, exist_ok=True)
         for name in os.listdir(src):
             path = os.path.join(src, name)
@@ -180,7 +252,7 @@ def main():
                     f.write(rw.text(read(path)))
             elif os.path.isfile(path):
                 shutil.copy(path, dst)
-    for tag, root in (("en", args.devset), (args.script, os.path.join(work, args.script))):
+    for tag, root in (("en", args.devset), (folder, os.path.join(work, folder))):
         for pkg in packages:
             subprocess.run([args.bin, "eval", "--dataset", os.path.join(root, pkg), "-a", "auto",
                             "--dump", os.path.join(work, "out", tag)],
@@ -194,9 +266,9 @@ def main():
                 f.write(rw.text(read(os.path.join(src, name))))
     print(f"{'package':<12} {'invariant':>9} {'rewritten':>9}   chr_F1 of auto ({work})")
     for pkg in packages:
-        data = os.path.join(work, args.script, pkg)
+        data = os.path.join(work, folder, pkg)
         inv = chr_f1(args.bin, data, os.path.join(work, "invariant"))
-        real = chr_f1(args.bin, data, os.path.join(work, "out", args.script, "auto"))
+        real = chr_f1(args.bin, data, os.path.join(work, "out", folder, "auto"))
         print(f"{pkg:<12} {inv:>9.3f} {real:>9.3f}")
 
 
