@@ -35,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import zlib
 
 EN_STOP = set("""a about above after again against all am an and any are as at be because been
@@ -136,6 +137,12 @@ class Rewriter:
         return "".join(out)
 
 
+def is_word(w):
+    """Letters only, with their combining marks (a Hindi word's vowel signs are marks, not
+    letters, to `str.isalpha`)."""
+    return w[:1].isalpha() and all(unicodedata.category(c)[0] in "LM" for c in w)
+
+
 class RankRewriter(Rewriter):
     """A language written with spaces, by word frequency (`wordfreq`'s word lists of the
     web, Wikipedia, subtitles, news and books): each English word becomes the word of the
@@ -146,13 +153,21 @@ class RankRewriter(Rewriter):
     stopwords than an English one). Mapping rank to rank would keep English's shares
     instead. A word outside the English list's first 30,000 becomes one of the language's
     words of rank 5,000 to 30,000, chosen by a hash; a capital first letter and an all
-    capital word stay so (in scripts with case). Spaces and punctuation are kept.
+    capital word stay so (in scripts with case). Spaces are kept, and punctuation after a
+    word is written as the language writes it (`MARKS`).
     `--script en` is the control: English, each word swapped with its neighbour in
     frequency rank (`and` and `of`), which costs what the rewriting costs by itself
     (bylines, dates and boilerplate phrases become word salad) and nothing of a language."""
 
     TOP = 30_000
     RARE_FROM = 5_000
+    # Punctuation after a word, as these languages write it: the Arabic comma, semicolon
+    # and question mark (Arabic, Persian, Urdu), the Urdu full stop, the danda that ends a
+    # Hindi, Bengali, Marathi or Nepali sentence. The rest keep ASCII's.
+    ARABIC = {",": "\u060C", ";": "\u061B", "?": "\u061F"}
+    DANDA = {".": "\u0964"}
+    MARKS = {"ar": ARABIC, "fa": ARABIC, "ur": {**ARABIC, ".": "\u06D4"}, "hi": DANDA,
+             "bn": DANDA, "mr": DANDA, "ne": DANDA}
 
     def __init__(self, lang):
         try:
@@ -160,11 +175,12 @@ class RankRewriter(Rewriter):
         except ImportError:
             sys.exit("script_stress: --script LANG needs the wordfreq package (pip install wordfreq)")
         self.script = lang
+        self.marks = self.MARKS.get(lang, {})
 
         def words(code):
             """The words of `code`, and where each one's span of the cumulative frequency
             ends."""
-            ws = [w for w in top_n_list(code, self.TOP) if w.isalpha()]
+            ws = [w for w in top_n_list(code, self.TOP) if is_word(w)]
             fs = [word_frequency(w, code) for w in ws]
             total, cum, ends = sum(fs), 0.0, []
             for f in fs:
@@ -198,8 +214,15 @@ class RankRewriter(Rewriter):
         return out[:1].upper() + out[1:] if w[:1].isupper() else out
 
     def text(self, s):
-        return "".join(self.word(t) if t.isascii() and t[0].isalpha() else t
-                       for t in TOKEN.findall(s))
+        out, prev = [], False
+        for t in TOKEN.findall(s):
+            if t.isascii() and t[0].isalpha():
+                out.append(self.word(t))
+                prev = True
+            else:
+                out.append(self.marks.get(t, t) if prev else t)
+                prev = False
+        return "".join(out)
 
 
 def read(path):

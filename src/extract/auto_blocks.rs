@@ -203,27 +203,49 @@ impl Blocks {
     }
 }
 
-/// Commas and full stops in `text`, Latin and CJK (`,` `.` `，` `、` `。`): a byte count,
-/// with a second pass only for text that is not ASCII.
+/// The commas and full stops of scripts other than Latin's `,` and `.`: Mozilla
+/// Readability's set of commas (`REGEXPS.commas` in Readability.js: the Arabic comma, the
+/// small and vertical presentation forms, the reversed, raised and turned commas, the
+/// full-width comma), the ideographic comma and full stop and their half-width forms
+/// (Chinese, Japanese), the danda and double danda (Hindi, Bengali, Marathi, Nepali), the
+/// Urdu full stop, the Armenian full stop, the Ethiopic comma and full stop, Myanmar's
+/// little and great section marks, and the Khmer khan.
+const CLAUSE_MARKS: [char; 21] = [
+    '\u{060C}', '\u{FE50}', '\u{FE10}', '\u{FE11}', '\u{2E41}', '\u{2E34}', '\u{2E32}', '\u{FF0C}',
+    '\u{3001}', '\u{3002}', '\u{FF61}', '\u{FF64}', '\u{0964}', '\u{0965}', '\u{06D4}', '\u{0589}',
+    '\u{1362}', '\u{1363}', '\u{104A}', '\u{104B}', '\u{17D4}',
+];
+
+/// The lowest of [`CLAUSE_MARKS`] (a test holds it so): Latin, Greek and Cyrillic letters,
+/// which most non-ASCII text is made of, are below it and skip the lookup.
+const CLAUSE_MARKS_FROM: char = '\u{0589}';
+
+/// Commas and full stops in `text` (`,` `.` and [`CLAUSE_MARKS`]): a byte count, with a
+/// second pass only for text that is not ASCII. Readability's content score counts the
+/// commas of every script alike ("Commas as used in Latin, Sindhi, Chinese and various
+/// other scripts"); a paragraph of Arabic, Persian or Hindi prose whose commas or full stops
+/// went uncounted would score as a list of short items does.
 fn clause_marks(text: &str) -> u32 {
     let ascii = text
         .as_bytes()
         .iter()
         .filter(|&&c| c == b',' || c == b'.')
         .count();
-    let cjk = if text.is_ascii() {
+    let other = if text.is_ascii() {
         0
     } else {
-        text.matches(['，', '、', '。']).count()
+        text.chars()
+            .filter(|c| *c >= CLAUSE_MARKS_FROM && CLAUSE_MARKS.contains(c))
+            .count()
     };
-    (ascii + cjk) as u32
+    (ascii + other) as u32
 }
 
 /// [`clause_marks`]' obvious twin, one char at a time.
 #[cfg(test)]
 fn clause_marks_slow(text: &str) -> u32 {
     text.chars()
-        .filter(|c| matches!(c, ',' | '，' | '、' | '.' | '。'))
+        .filter(|c| matches!(c, ',' | '.') || CLAUSE_MARKS.contains(c))
         .count() as u32
 }
 
@@ -234,8 +256,31 @@ mod tests {
 
     proptest! {
         #[test]
-        fn clause_marks_match_the_slow_twin(text in "[a-z ,.，、。日本\u{FF0B}\u{3003}]{0,40}") {
+        fn clause_marks_match_the_slow_twin(
+            text in "[a-z ,.，、。日本\u{FF0B}\u{3003}،।۔\u{FE50}\u{2E41}\u{104B}ءह]{0,40}"
+        ) {
             prop_assert_eq!(clause_marks(&text), clause_marks_slow(&text));
         }
+    }
+
+    #[test]
+    fn commas_and_full_stops_count_in_every_script() {
+        // Arabic: two Arabic commas and a full stop.
+        assert_eq!(clause_marks("قال الوزير، في بيان رسمي، إن الخطة ستنفذ."), 3);
+        // Hindi: a comma and two dandas.
+        assert_eq!(
+            clause_marks("परिषद ने योजना को मंजूरी दी, और काम शुरू हुआ। यह अच्छा है।"),
+            3
+        );
+        // Urdu's full stop, Chinese and Japanese marks, half-width ones.
+        assert_eq!(clause_marks("یہ منصوبہ منظور ہوا۔"), 1);
+        assert_eq!(clause_marks("市议会批准了计划，工作开始了。"), 2);
+        assert_eq!(clause_marks("ｶﾀｶﾅ､ｶﾀｶﾅ｡"), 2);
+        // Marks that end nothing: the Arabic question mark and semicolon, a colon.
+        assert_eq!(clause_marks("لماذا؟ لأن؛ هكذا: نعم"), 0);
+        for c in CLAUSE_MARKS {
+            assert_eq!(clause_marks(&c.to_string()), 1, "{c:?}");
+        }
+        assert_eq!(CLAUSE_MARKS.iter().min(), Some(&CLAUSE_MARKS_FROM));
     }
 }

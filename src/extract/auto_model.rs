@@ -929,14 +929,34 @@ fn cjk_chars(w: &str, sw: &Stopwords, t: &mut TextStats) {
     }
 }
 
-/// Whether the text ends like a sentence: Latin and CJK full stops, question and
-/// exclamation marks (half and full width), a Japanese closing quote, the Arabic question
-/// mark, the Urdu full stop and the Devanagari danda.
+/// Whether the text ends like a sentence: Latin and CJK full stops (the half-width one
+/// too), question and exclamation marks (half and full width), a Japanese closing quote,
+/// the Arabic question mark, the Urdu full stop, the danda and double danda (Hindi,
+/// Bengali, Marathi, Nepali), and the full stops of Armenian, Ethiopic, Myanmar and Khmer
+/// (the sentence ends among `auto_blocks`' clause marks).
 fn ends_punct(text: &str) -> bool {
     text.trim_end().chars().next_back().is_some_and(|c| {
         matches!(
             c,
-            '.' | '!' | '?' | '"' | '”' | ':' | ')' | '。' | '！' | '？' | '」' | '؟' | '۔' | '।'
+            '.' | '!'
+                | '?'
+                | '"'
+                | '”'
+                | ':'
+                | ')'
+                | '。'
+                | '｡'
+                | '！'
+                | '？'
+                | '」'
+                | '؟'
+                | '۔'
+                | '।'
+                | '॥'
+                | '։'
+                | '።'
+                | '။'
+                | '។'
         )
     })
 }
@@ -2174,6 +2194,10 @@ mod tests {
             "「行こう」",
             "هل توافق؟",
             "यह योजना पारित हुई।",
+            "ይህ ዕቅድ ጸደቀ።",
+            "Այս ծրագիրը հաստատվեց։",
+            "ဒီအစီအစဉ်ကို အတည်ပြုခဲ့သည်။",
+            "ផែនការនេះត្រូវបានអនុម័ត។",
         ] {
             assert!(ends_punct(t), "{t}");
         }
