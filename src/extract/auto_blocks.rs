@@ -276,7 +276,8 @@ mod tests {
         assert_eq!(clause_marks("یہ منصوبہ منظور ہوا۔"), 1);
         assert_eq!(clause_marks("市议会批准了计划，工作开始了。"), 2);
         assert_eq!(clause_marks("ｶﾀｶﾅ､ｶﾀｶﾅ｡"), 2);
-        // Marks that end nothing: the Arabic question mark and semicolon, a colon.
+        // Not clause marks, as `?`, `;` and `:` are not: the Arabic question mark and
+        // semicolon, a colon.
         assert_eq!(clause_marks("لماذا؟ لأن؛ هكذا: نعم"), 0);
         for c in CLAUSE_MARKS {
             assert_eq!(clause_marks(&c.to_string()), 1, "{c:?}");
