@@ -49,14 +49,19 @@ FULL_WIDTH = {",": "，", ".": "。", "!": "！", "?": "？", ":": "：", ";": "
 TOKEN = re.compile(r"[A-Za-z]+|\s+|.", re.S)
 
 
+def crate_dir():
+    """The source folder of the `stop-words` crate in Cargo's registry (the newest there)."""
+    home = os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo"))
+    dirs = glob.glob(os.path.join(home, "registry", "src", "*", "stop-words-*"))
+    if not dirs:
+        sys.exit("the stop-words crate is not in Cargo's registry (cargo fetch)")
+    return sorted(dirs)[-1]
+
+
 def iso_stopwords(lang):
     """The `stop-words` crate's stopwords-iso list of `lang` (from Cargo's registry)."""
-    home = os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo"))
-    paths = glob.glob(os.path.join(home, "registry", "src", "*", "stop-words-*", "src", "iso",
-                                   "stopwords-iso.json"))
-    if not paths:
-        sys.exit("script_stress: the stop-words crate is not in Cargo's registry (cargo fetch)")
-    return json.load(open(sorted(paths)[-1], encoding="utf-8"))[lang]
+    path = os.path.join(crate_dir(), "src", "iso", "stopwords-iso.json")
+    return json.load(open(path, encoding="utf-8"))[lang]
 
 
 def chinese_stopwords():

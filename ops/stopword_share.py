@@ -7,12 +7,12 @@ words found in the `stop-words` crate's list for the page's language. The model 
 thresholds on the devset, which is English; and the crate's lists cover very different
 shares of prose in different languages: English's NLTK list about 0.47 of the words of
 running text, Turkish's list of 53 words about 0.14, Finnish (whose function words are
-mostly case endings) 0.24, Ukrainian's stopwords-iso list 0.15. This prints those shares,
-and the Rust table that would divide a block's density by its language's share and
-multiply it by English's (jusText instead builds every language's list alike, from the
-most frequent words of its Wikipedia, under one pair of thresholds). That scaling was
-measured with `ops/script_stress.py --script LANG` and left out: docs/quality.md,
-"Languages written with spaces".
+mostly case endings) 0.24, Ukrainian's stopwords-iso list 0.15. This prints those shares
+(language, share; tab-separated). Dividing a block's density by its language's share and
+multiplying it by English's (jusText instead builds every language's list alike, from the
+most frequent words of its Wikipedia, under one pair of thresholds) was measured with
+`ops/script_stress.py --script LANG` and left out: docs/quality.md, "Languages written
+with spaces".
 
 The share is measured with `wordfreq` (Robyn Speer's word frequencies of web text,
 Wikipedia, subtitles, news and books, in 40-odd languages): the summed frequency of the
@@ -21,14 +21,15 @@ the list, over the summed frequency of all words with a letter or digit. For Chi
 Japanese and Korean, whose density `auto` counts in characters, it is the share of their
 CJK characters that are single-character stopwords. Norwegian reads wordfreq's `nb`,
 Croatian its `sh` (Serbo-Croatian in Latin script); Thai and Estonian have no wordfreq
-list.
+list (`-`).
 
 Usage: pip install wordfreq; python3 ops/stopword_share.py
 """
-import glob
 import json
 import os
 import sys
+
+from script_stress import crate_dir
 
 # The codes of `LANGS` in src/extract/auto_lang.rs, in its order.
 LANGS = ("en ru de zh ja es fr it pt pl nl tr vi id cs ko fa ar sv hu el ro uk da fi no he th "
@@ -44,14 +45,6 @@ NLTK = {"sq": "albanian", "ar": "arabic", "az": "azerbaijani", "eu": "basque",
         "kk": "kazakh", "ne": "nepali", "no": "norwegian", "pt": "portuguese",
         "ro": "romanian", "ru": "russian", "sl": "slovenian", "es": "spanish",
         "sv": "swedish", "tg": "tajik", "ta": "tamil", "tr": "turkish", "uz": "uzbek"}
-
-
-def crate_dir():
-    home = os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo"))
-    dirs = sorted(glob.glob(os.path.join(home, "registry", "src", "*", "stop-words-0.10.*")))
-    if not dirs:
-        sys.exit("stopword_share: the stop-words crate is not in Cargo's registry (cargo fetch)")
-    return dirs[-1]
 
 
 def normalize(w):
@@ -104,13 +97,10 @@ def main():
     with open(os.path.join(d, "src", "iso", "stopwords-iso.json"), encoding="utf-8") as f:
         iso = json.load(f)
     have = set(available_languages())
-    print("pub(crate) const PROSE_STOPWORD_SHARE: [f32; LANGS.len()] = [")
     for lang in LANGS:
         code = WORDFREQ_CODE.get(lang, lang)
         s = share(lang, stoplist(d, lang, iso), get_frequency_dict(code)) if code in have else None
-        note = "" if s is not None else " (no wordfreq list: English's)"
-        print(f"    {'EN,  ' if s is None else f'{s:.3f},'} // {lang}{note}")
-    print("];")
+        print(f"{lang}\t{'-' if s is None else f'{s:.3f}'}")
 
 
 if __name__ == "__main__":

@@ -203,24 +203,35 @@ impl Blocks {
     }
 }
 
-/// The commas and full stops of scripts other than Latin's `,` and `.`: Mozilla
-/// Readability's set of commas (`REGEXPS.commas` in Readability.js: the Arabic comma, the
-/// small and vertical presentation forms, the reversed, raised and turned commas, the
-/// full-width comma), the ideographic comma and full stop and their half-width forms
-/// (Chinese, Japanese), the danda and double danda (Hindi, Bengali, Marathi, Nepali), the
-/// Urdu full stop, the Armenian full stop, the Ethiopic comma and full stop, Myanmar's
-/// little and great section marks, and the Khmer khan.
-const CLAUSE_MARKS: [char; 21] = [
+/// The commas of scripts other than Latin's `,`: Mozilla Readability's set
+/// (`REGEXPS.commas` in Readability.js: the Arabic comma, the small and vertical
+/// presentation forms, the reversed, raised and turned commas, the full-width comma), the
+/// ideographic comma and its half-width form (Chinese, Japanese), the Ethiopic comma and
+/// Myanmar's little section mark.
+const COMMAS: [char; 12] = [
     '\u{060C}', '\u{FE50}', '\u{FE10}', '\u{FE11}', '\u{2E41}', '\u{2E34}', '\u{2E32}', '\u{FF0C}',
-    '\u{3001}', '\u{3002}', '\u{FF61}', '\u{FF64}', '\u{0964}', '\u{0965}', '\u{06D4}', '\u{0589}',
-    '\u{1362}', '\u{1363}', '\u{104A}', '\u{104B}', '\u{17D4}',
+    '\u{3001}', '\u{FF64}', '\u{1363}', '\u{104A}',
 ];
 
-/// The lowest of [`CLAUSE_MARKS`] (a test holds it so): Latin, Greek and Cyrillic letters,
-/// which most non-ASCII text is made of, are below it and skip the lookup.
+/// The full stops of scripts other than Latin's `.`: the ideographic full stop and its
+/// half-width form, the danda and double danda (Hindi, Bengali, Marathi, Nepali), the Urdu,
+/// Armenian and Ethiopic full stops, Myanmar's great section mark and the Khmer khan. They
+/// end a sentence for the model's `ends_punct` too.
+pub(super) const FULL_STOPS: [char; 9] = [
+    '\u{3002}', '\u{FF61}', '\u{0964}', '\u{0965}', '\u{06D4}', '\u{0589}', '\u{1362}', '\u{104B}',
+    '\u{17D4}',
+];
+
+/// The lowest of [`COMMAS`] and [`FULL_STOPS`] (a test holds it so): Latin, Greek and
+/// Cyrillic letters, which most non-ASCII text is made of, are below it and skip the lookup.
 const CLAUSE_MARKS_FROM: char = '\u{0589}';
 
-/// Commas and full stops in `text` (`,` `.` and [`CLAUSE_MARKS`]): a byte count, with a
+/// Whether `c` is one of [`COMMAS`] or [`FULL_STOPS`].
+fn is_clause_mark(c: char) -> bool {
+    COMMAS.contains(&c) || FULL_STOPS.contains(&c)
+}
+
+/// Commas and full stops in `text` (`,` `.`, [`COMMAS`], [`FULL_STOPS`]): a byte count, with a
 /// second pass only for text that is not ASCII. Readability's content score counts the
 /// commas of every script alike ("Commas as used in Latin, Sindhi, Chinese and various
 /// other scripts"); a paragraph of Arabic, Persian or Hindi prose whose commas or full stops
@@ -235,7 +246,7 @@ fn clause_marks(text: &str) -> u32 {
         0
     } else {
         text.chars()
-            .filter(|c| *c >= CLAUSE_MARKS_FROM && CLAUSE_MARKS.contains(c))
+            .filter(|&c| c >= CLAUSE_MARKS_FROM && is_clause_mark(c))
             .count()
     };
     (ascii + other) as u32
@@ -245,7 +256,7 @@ fn clause_marks(text: &str) -> u32 {
 #[cfg(test)]
 fn clause_marks_slow(text: &str) -> u32 {
     text.chars()
-        .filter(|c| matches!(c, ',' | '.') || CLAUSE_MARKS.contains(c))
+        .filter(|&c| matches!(c, ',' | '.') || is_clause_mark(c))
         .count() as u32
 }
 
@@ -279,9 +290,12 @@ mod tests {
         // Not clause marks, as `?`, `;` and `:` are not: the Arabic question mark and
         // semicolon, a colon.
         assert_eq!(clause_marks("لماذا؟ لأن؛ هكذا: نعم"), 0);
-        for c in CLAUSE_MARKS {
+        for c in COMMAS.iter().chain(&FULL_STOPS) {
             assert_eq!(clause_marks(&c.to_string()), 1, "{c:?}");
         }
-        assert_eq!(CLAUSE_MARKS.iter().min(), Some(&CLAUSE_MARKS_FROM));
+        assert_eq!(
+            COMMAS.iter().chain(&FULL_STOPS).min(),
+            Some(&CLAUSE_MARKS_FROM)
+        );
     }
 }

@@ -33,7 +33,7 @@ use serde::Deserialize;
 
 use crate::script::{is_cjk, text_width};
 
-use super::auto_blocks::{is_prose, Block, Decision};
+use super::auto_blocks::{is_prose, Block, Decision, FULL_STOPS};
 use super::auto_lang::{len_bit, spaceless_words, word_key, Stopwords};
 use super::auto_words::{
     words_known, Words, R_COMMENT, R_CONTENT, R_HEADER, R_STRONG, R_WEAK, W_ARTICLEBODY, W_CAPTION,
@@ -929,35 +929,16 @@ fn cjk_chars(w: &str, sw: &Stopwords, t: &mut TextStats) {
     }
 }
 
-/// Whether the text ends like a sentence: Latin and CJK full stops (the half-width one
-/// too), question and exclamation marks (half and full width), a Japanese closing quote,
-/// the Arabic question mark, the Urdu full stop, the danda and double danda (Hindi,
-/// Bengali, Marathi, Nepali), and the full stops of Armenian, Ethiopic, Myanmar and Khmer
-/// (the sentence ends among `auto_blocks`' clause marks).
+/// Whether the text ends like a sentence: a full stop (Latin's or one of `auto_blocks`'
+/// [`FULL_STOPS`]: CJK, Devanagari, Urdu, Armenian, Ethiopic, Myanmar, Khmer), a question
+/// or exclamation mark (half and full width), a Japanese closing quote or the Arabic
+/// question mark.
 fn ends_punct(text: &str) -> bool {
     text.trim_end().chars().next_back().is_some_and(|c| {
         matches!(
             c,
-            '.' | '!'
-                | '?'
-                | '"'
-                | '”'
-                | ':'
-                | ')'
-                | '。'
-                | '｡'
-                | '！'
-                | '？'
-                | '」'
-                | '؟'
-                | '۔'
-                | '।'
-                | '॥'
-                | '։'
-                | '።'
-                | '။'
-                | '។'
-        )
+            '.' | '!' | '?' | '"' | '”' | ':' | ')' | '！' | '？' | '」' | '؟'
+        ) || FULL_STOPS.contains(&c)
     })
 }
 
