@@ -624,6 +624,96 @@ fn recommends(text: &str) -> bool {
     }
 }
 
+/// Calls to action and page labels that, standing alone as a line, are page furniture
+/// (beside [`BOILER_PHRASES`] and [`BOILER_PHRASES_INTL`], which [`is_furniture_label`] reads
+/// whole too): a card's button, a byline's share link, an ad slot's label. Lower-cased. Only
+/// words no article, product or service page uses as a heading of its own text ("Menu" and
+/// "Video" are a restaurant's and a lesson's), and "learn more" in the languages of
+/// [`BOILER_PHRASES_INTL`] that have a set phrase for it.
+const FURNITURE_LABELS: &[&str] = &[
+    "learn more",
+    "see more",
+    "show more",
+    "view more",
+    "load more",
+    "read full article",
+    "read the full article",
+    "continue reading",
+    "click to expand",
+    "shop now",
+    "buy now",
+    "book now",
+    "order now",
+    "add to cart",
+    "add to bag",
+    "get started",
+    "get a quote",
+    "share",
+    "tweet",
+    "print",
+    "email",
+    "home",
+    "search",
+    "close",
+    "sponsored",
+    "skip to content",
+    "skip to main content",
+    "sign in",
+    "mehr erfahren",
+    "en savoir plus",
+    "saber más",
+    "más información",
+    "scopri di più",
+    "saiba mais",
+    "dowiedz się więcej",
+    "meer informatie",
+    "узнать больше",
+];
+
+/// The longest line [`is_furniture_label`] reads, in bytes: a label is a few words.
+pub(crate) const LABEL_MAX_BYTES: usize = 48;
+
+/// Whether a line of text is nothing but a label of page furniture: one of
+/// [`FURNITURE_LABELS`], [`BOILER_PHRASES`] or [`BOILER_PHRASES_INTL`] whole ("Read more",
+/// "Advertisement", "Back to top", "Weiterlesen"), in any case, with the punctuation and
+/// arrows buttons wear around it ("Read more »", "Next ›", "Share:"). A phrase inside a
+/// longer line is the block features' business, not this.
+pub(crate) fn is_furniture_label(text: &str) -> bool {
+    static SET: OnceLock<rustc_hash::FxHashSet<&'static str>> = OnceLock::new();
+    if text.len() > LABEL_MAX_BYTES {
+        return false;
+    }
+    let t = text.trim_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '.' | ':' | '!' | '|' | '-' | '+' | '>' | '…' | '»' | '›' | '→' | '↑' | '–' | '—'
+            )
+    });
+    if t.is_empty() {
+        return false;
+    }
+    let set = SET.get_or_init(|| {
+        FURNITURE_LABELS
+            .iter()
+            .chain(BOILER_PHRASES)
+            .chain(BOILER_PHRASES_INTL)
+            .copied()
+            .collect()
+    });
+    if t.is_ascii() {
+        let mut buf = [0u8; LABEL_MAX_BYTES];
+        let Some(lower) = buf.get_mut(..t.len()) else {
+            return false;
+        };
+        lower.copy_from_slice(t.as_bytes());
+        lower.make_ascii_lowercase();
+        std::str::from_utf8(lower).is_ok_and(|l| set.contains(l))
+    } else {
+        set.contains(lower_case(t).as_str())
+    }
+}
+
 /// `text` lower-cased for the phrase automata: `str::to_lowercase`, but Turkish "İ" as
 /// "i" (Unicode lower-cases it to "i" and a combining dot, which no phrase has).
 fn lower_case(text: &str) -> String {
@@ -2145,6 +2235,42 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), N_BOILER + COPYRIGHT_PHRASES.len());
+    }
+
+    #[test]
+    fn a_line_that_is_only_a_label_is_furniture() {
+        for l in FURNITURE_LABELS {
+            assert_eq!(l.to_lowercase(), *l);
+            assert!(l.len() <= LABEL_MAX_BYTES, "{l}");
+        }
+        for t in [
+            "Read more »",
+            "LEARN MORE",
+            "Book Now",
+            "Next ›",
+            "Share:",
+            "Advertisement",
+            "  Back to top ↑ ",
+            "Weiterlesen …",
+            "En savoir plus",
+            "Подробнее",
+            "阅读全文",
+        ] {
+            assert!(is_furniture_label(t), "{t}");
+        }
+        for t in [
+            "Read more about the council's plan",
+            "Learn more about our tutors",
+            "Menu",
+            "Video",
+            "Share price",
+            "Home insurance",
+            "",
+            "»",
+            "The river plan passed on Tuesday after a long debate in the council.",
+        ] {
+            assert!(!is_furniture_label(t), "{t}");
+        }
     }
 
     #[test]
