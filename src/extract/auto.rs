@@ -206,15 +206,6 @@ fn customer_reviews(ident: &str) -> bool {
     })
 }
 
-/// Does `ident` name a dialog, as `role="dialog"` or `role="alertdialog"` do (a whole
-/// word: not a part of one)?
-fn is_dialog(ident: &str) -> bool {
-    ident.contains("dialog")
-        && ident
-            .split_ascii_whitespace()
-            .any(|w| w == "dialog" || w == "alertdialog")
-}
-
 /// Per-element boilerplate flag, inherited top-down.
 ///
 /// A weak word prunes only elements that are not mostly prose, and on listing and
@@ -229,7 +220,7 @@ fn prune(
     sums: &[crate::doc::Sums],
     total: u32,
     prose: &[u32],
-    roles: &[u8],
+    ident_bits: &[u16],
 ) -> Vec<bool> {
     // Sums in u64: a page's character counts fit u32, their multiples need not.
     let total = u64::from(total);
@@ -240,7 +231,7 @@ fn prune(
         let p = e.parent as usize;
         // Inside an article or a container that declares content: a <header> there is the
         // article's own (title, byline, date), not the site's.
-        let r = roles[i];
+        let r = (ident_bits[i] & 0xff) as u8;
         in_article[i] =
             in_article[p] || matches!(e.tag, Tag::Article | Tag::Main) || r & R_ARTICLE != 0;
         if bad[p] {
@@ -310,7 +301,7 @@ fn prune(
         // `role="dialog"` is WAI-ARIA's `<dialog>`: a window the page opens over itself (a
         // consent banner, a newsletter pop-up, a store picker), pruned as the tag is. Only
         // the whole word: Drupal wraps every page in `dialog-off-canvas-main-canvas`.
-        let dialog = by.role_words && is_dialog(ident);
+        let dialog = by.role_words && ident_bits[i] & W_DIALOG != 0;
         bad[i] = by_tag || by_word || consent || dialog || e.hidden;
     }
     bad
@@ -512,7 +503,7 @@ impl Auto {
             listing: lists_items(page_type),
             product: page_type == PageType::Product,
         };
-        let bad = prune(doc, by, &sums, total, &prose, &roles);
+        let bad = prune(doc, by, &sums, total, &prose, &ident_bits);
 
         // Blocks: runs of segments sharing `block`.
         let blocks = Blocks::build(doc, &bad, &card, self.keep_tables);
@@ -2147,8 +2138,9 @@ mod tests {
         let out = extract_text(&html, &Auto::default()).text;
         assert!(out.contains("sheet pan chicken"), "{out}");
         assert!(!out.contains("browsing experience"), "{out}");
-        assert!(is_dialog("ensnotifybanner dialog") && is_dialog("alertdialog"));
-        assert!(!is_dialog("dialog-off-canvas-main-canvas") && !is_dialog("muidialog-root"));
+        let dialog = |ident: &str| ident_bits(ident) & W_DIALOG != 0;
+        assert!(dialog("ensnotifybanner dialog") && dialog("alertdialog"));
+        assert!(!dialog("dialog-off-canvas-main-canvas") && !dialog("muidialog-root"));
     }
 
     #[test]

@@ -679,7 +679,14 @@ pub(crate) const LABEL_MAX_BYTES: usize = 48;
 /// arrows buttons wear around it ("Read more »", "Next ›", "Share:"). A phrase inside a
 /// longer line is the block features' business, not this.
 pub(crate) fn is_furniture_label(text: &str) -> bool {
-    static SET: OnceLock<rustc_hash::FxHashSet<&'static str>> = OnceLock::new();
+    /// The labels, their byte lengths (bit n: a label of n bytes) and their first
+    /// characters: most short lines are told apart by these before any lower-casing.
+    struct Labels {
+        set: rustc_hash::FxHashSet<&'static str>,
+        lengths: u64,
+        firsts: Vec<char>,
+    }
+    static LABELS: OnceLock<Labels> = OnceLock::new();
     if text.len() > LABEL_MAX_BYTES {
         return false;
     }
@@ -690,27 +697,41 @@ pub(crate) fn is_furniture_label(text: &str) -> bool {
                 '.' | ':' | '!' | '|' | '-' | '+' | '>' | '…' | '»' | '›' | '→' | '↑' | '–' | '—'
             )
     });
-    if t.is_empty() {
-        return false;
-    }
-    let set = SET.get_or_init(|| {
-        FURNITURE_LABELS
-            .iter()
-            .chain(BOILER_PHRASES)
-            .chain(BOILER_PHRASES_INTL)
-            .copied()
-            .collect()
+    let labels = LABELS.get_or_init(|| {
+        let all = || {
+            FURNITURE_LABELS
+                .iter()
+                .chain(BOILER_PHRASES)
+                .chain(BOILER_PHRASES_INTL)
+                .copied()
+        };
+        let mut firsts: Vec<char> = all().filter_map(|l| l.chars().next()).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        Labels {
+            set: all().collect(),
+            lengths: all().fold(0, |m, l| m | 1u64.checked_shl(l.len() as u32).unwrap_or(0)),
+            firsts,
+        }
     });
     if t.is_ascii() {
+        if labels.lengths & 1u64.checked_shl(t.len() as u32).unwrap_or(0) == 0 {
+            return false;
+        }
         let mut buf = [0u8; LABEL_MAX_BYTES];
         let Some(lower) = buf.get_mut(..t.len()) else {
             return false;
         };
         lower.copy_from_slice(t.as_bytes());
         lower.make_ascii_lowercase();
-        std::str::from_utf8(lower).is_ok_and(|l| set.contains(l))
+        std::str::from_utf8(lower).is_ok_and(|l| labels.set.contains(l))
     } else {
-        set.contains(lower_case(t).as_str())
+        let starts_a_label = t
+            .chars()
+            .next()
+            .and_then(|c| c.to_lowercase().next())
+            .is_some_and(|c| labels.firsts.binary_search(&c).is_ok());
+        starts_a_label && labels.set.contains(lower_case(t).as_str())
     }
 }
 

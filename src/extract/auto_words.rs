@@ -263,8 +263,16 @@ const W_BUILDER: u16 = 1 << 12;
 /// [`element_ident_bits`] only: the ident holds `articlebody` anywhere, even inside a
 /// longer word (`c-articlebody-text`); the learned stage reads it as an article ancestor.
 pub(crate) const W_ARTICLEBODY: u16 = 1 << 13;
+/// The ident holds `dialog` or `alertdialog` as a whole word ([`DIALOG_WORDS`]), as
+/// `role="dialog"` writes it: never as a part, since Drupal wraps every page in
+/// `dialog-off-canvas-main-canvas`.
+pub(crate) const W_DIALOG: u16 = 1 << 14;
+/// WAI-ARIA's roles of a window the page opens over itself, `<dialog>`'s.
+const DIALOG_WORDS: &[&str] = &["dialog", "alertdialog"];
 /// The bits that are lists (roles, caption, meta).
 const LIST_BITS: u16 = (1 << 10) - 1;
+/// What a whole word may carry: the lists, and [`W_DIALOG`], which a part never does.
+const WHOLE_WORD_BITS: u16 = LIST_BITS | W_DIALOG;
 
 /// Every word of the lists [`ident_bits`] reads, with the bits of the lists holding it, in
 /// an open-addressing hash table: one probe (rarely two) per class word or part, where a
@@ -306,7 +314,7 @@ impl WordTable {
 fn word_table() -> &'static WordTable {
     static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(&[&'static str], u16); 12] = [
+        let lists: [(&[&'static str], u16); 13] = [
             (CONTENT_WORDS, u16::from(R_CONTENT)),
             (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
             (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
@@ -319,6 +327,7 @@ fn word_table() -> &'static WordTable {
             (MODIFIER_PREFIXES, W_MODIFIER),
             (TAXONOMY_WORDS, W_TAXONOMY),
             (BUILDER_PREFIXES, W_BUILDER),
+            (DIALOG_WORDS, W_DIALOG),
         ];
         let n: usize = lists.iter().map(|(l, _)| l.len()).sum();
         let size = (n * 4).next_power_of_two();
@@ -446,7 +455,7 @@ fn class_word_bits(w: &[u8], table: &WordTable) -> u16 {
         return word_bits(w);
     }
     // One part: `word_bits`' part loop would look the same word up again and add nothing.
-    (table.get(w) & LIST_BITS) | comment_bits(w)
+    (table.get(w) & WHOLE_WORD_BITS) | comment_bits(w)
 }
 
 /// [`R_COMMENT`] for a word glued from a comment word (see [`is_comment`]).
@@ -499,7 +508,7 @@ fn is_utility(w: &str) -> bool {
 /// [`ident_bits`] of one word (bytes of UTF-8: `-` and `_` never occur inside a character).
 fn word_bits(w: &[u8]) -> u16 {
     let table = word_table();
-    let mut bits = (table.get(w) & LIST_BITS) | comment_bits(w);
+    let mut bits = (table.get(w) & WHOLE_WORD_BITS) | comment_bits(w);
     let mut parts = w.split(|&b| b == b'-' || b == b'_').peekable();
     let first = parts.peek().map_or(0, |p| table.get(p));
     if first & W_MODIFIER != 0 {
@@ -533,6 +542,12 @@ fn bits_by_has_word(ident: &str) -> u16 {
         | bit(has_word(ident, HEADER_WORDS), u16::from(R_HEADER))
         | bit(has_word(ident, CAPTION_WORDS), W_CAPTION)
         | bit(has_word(ident, META_WORDS), W_META)
+        | bit(
+            words(ident)
+                .filter(|w| !says_nothing(w))
+                .any(|w| DIALOG_WORDS.contains(&w)),
+            W_DIALOG,
+        )
 }
 
 /// Role words in a block's own element's (or its parent's) `id`/`class`.
@@ -662,7 +677,8 @@ mod tests {
                         "side", "ad", "ads", "share", "article", "story", "body", "type",
                         "caption", "wp-caption-text", "author", "date", "title", "h1",
                         "post-title", "entry-meta", "photo", "is", "with", "format",
-                        "onetrust", "consent", "gdpr", "cookie",
+                        "onetrust", "consent", "gdpr", "cookie", "dialog", "alertdialog",
+                        "modal-dialog", "dialog-off-canvas-main-canvas",
                         "lg:banner", "has-[>[data-slot=nav]]:pt-0", ":r1:",
                         "how-to", "and", "the", "a", "of-the", "reply-to-a-b-c",
                     ]).prop_map(str::to_owned),
