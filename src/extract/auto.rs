@@ -2097,7 +2097,7 @@ mod tests {
     fn a_button_label_alone_on_its_line_goes() {
         let card = |name: &str| {
             format!(
-                "<div class=card><h3>{name} tutoring</h3><p>Weekly sessions with a tutor who knows the syllabus, the exams and how to plan a term of revision around them.</p><a href=/{name}>Learn more</a></div>"
+                "<div class=card><h3>{name} tutoring</h3><p>Weekly lessons with a tutor who knows the syllabus, the exams and how to plan a term of revision around them.</p><a href=/{name}>Learn more</a></div>"
             )
         };
         let html = format!(
