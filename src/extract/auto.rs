@@ -227,8 +227,10 @@ fn prune(
     let prose_total = u64::from(prose.first().copied().unwrap_or(0));
     let mut bad = vec![false; doc.elements.len()];
     let mut in_article = vec![false; doc.elements.len()];
+    let mut in_code = vec![false; doc.elements.len()];
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
         let p = e.parent as usize;
+        in_code[i] = in_code[p] || matches!(e.tag, Tag::Pre | Tag::Code);
         // Inside an article or a container that declares content: a <header> there is the
         // article's own (title, byline, date), not the site's.
         let r = (ident_bits[i] & 0xff) as u8;
@@ -285,7 +287,12 @@ fn prune(
         // Inside an article or `<main>`, a `header` class is the content's own header, as
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
-        let by_word = !ident.is_empty()
+        // Inside `<pre>` or `<code>`, class words are a syntax highlighter's token names
+        // (highlight.js's `hljs-comment`, Prism's `token comment`, CodeMirror's
+        // `cm-comment`), not slots of the page's layout: no word prunes there, or every
+        // code comment would go as a comment section. The block's own words still count.
+        let words_apply = !ident.is_empty() && !in_code[p];
+        let by_word = words_apply
             && ((links_only && !wrapper && r & R_STRONG != 0)
                 || (!big
                     && by.role_words
@@ -297,11 +304,11 @@ fn prune(
         // A consent manager goes whatever its size (its purpose texts can be most of the
         // page); a wrapper that only names one (`cookies-accepted` on the whole page) is
         // undone by the near-empty rescue, which reads no role words.
-        let consent = by.role_words && !ident.is_empty() && r & R_CONSENT != 0;
+        let consent = by.role_words && words_apply && r & R_CONSENT != 0;
         // `role="dialog"` is WAI-ARIA's `<dialog>`: a window the page opens over itself (a
         // consent banner, a newsletter pop-up, a store picker), pruned as the tag is. Only
         // the whole word: Drupal wraps every page in `dialog-off-canvas-main-canvas`.
-        let dialog = by.role_words && ident_bits[i] & W_DIALOG != 0;
+        let dialog = by.role_words && !in_code[p] && ident_bits[i] & W_DIALOG != 0;
         bad[i] = by_tag || by_word || consent || dialog || e.hidden;
     }
     bad
@@ -2141,6 +2148,25 @@ mod tests {
         let dialog = |ident: &str| ident_bits(ident) & W_DIALOG != 0;
         assert!(dialog("ensnotifybanner dialog") && dialog("alertdialog"));
         assert!(!dialog("dialog-off-canvas-main-canvas") && !dialog("muidialog-root"));
+    }
+
+    #[test]
+    fn a_code_comment_is_not_a_comment_section() {
+        let intro = "<p>Git tracks every change to a project, and a handful of commands covers most of what a developer does with it from one day to the next.</p>";
+        let html = format!(
+            "<html><body><article><h1>A brief intro to git</h1>{intro}\
+             <pre><code class=\"language-bash hljs\"><span class=\"hljs-comment\"># initialize a repository</span>\ngit init\n\
+             <span class=\"token comment\"># stage every modified file</span>\ngit add -A\n</code></pre>{intro}</article>\
+             <div class=\"comments\"><p>Great post, thanks for writing this up for beginners like me, it helped a lot.</p></div></body></html>"
+        );
+        let out = extract_text(&html, &Auto::default()).text;
+        assert!(
+            out.contains("git init") && out.contains("git add -A"),
+            "{out}"
+        );
+        assert!(out.contains("# initialize a repository"), "{out}");
+        assert!(out.contains("# stage every modified file"), "{out}");
+        assert!(!out.contains("Great post"), "{out}");
     }
 
     #[test]

@@ -626,7 +626,9 @@ fn recommends(text: &str) -> bool {
 
 /// Calls to action and page labels that, standing alone as a line, are page furniture
 /// (beside [`BOILER_PHRASES`] and [`BOILER_PHRASES_INTL`], which [`is_furniture_label`] reads
-/// whole too): a card's button, a byline's share link, an ad slot's label. Lower-cased. Only
+/// whole too): a card's button, a byline's share link, an ad slot's label, a shop's or a
+/// software site's call to action ("Start free trial", "Apply now"), a forum post's tools
+/// ("Reply", "Quote"), a wiki section's "[edit]", a fold's toggle. Lower-cased. Only
 /// words no article, product or service page uses as a heading of its own text ("Menu" and
 /// "Video" are a restaurant's and a lesson's), and "learn more" in the languages of
 /// [`BOILER_PHRASES_INTL`] that have a set phrase for it.
@@ -659,6 +661,40 @@ const FURNITURE_LABELS: &[&str] = &[
     "skip to content",
     "skip to main content",
     "sign in",
+    "view details",
+    "see details",
+    "more details",
+    "view all",
+    "see all",
+    "show all",
+    "show less",
+    "read less",
+    "view cart",
+    "quick view",
+    "compare",
+    "add to compare",
+    "add to wishlist",
+    "add to basket",
+    "select options",
+    "choose options",
+    "write a review",
+    "apply now",
+    "contact us",
+    "free trial",
+    "start free trial",
+    "try for free",
+    "try it free",
+    "request a demo",
+    "book a demo",
+    "get a demo",
+    "reply",
+    "reply with quote",
+    "quote",
+    "edit",
+    "top",
+    "back",
+    "expand",
+    "collapse",
     "mehr erfahren",
     "en savoir plus",
     "saber más",
@@ -694,7 +730,21 @@ pub(crate) fn is_furniture_label(text: &str) -> bool {
         c.is_whitespace()
             || matches!(
                 c,
-                '.' | ':' | '!' | '|' | '-' | '+' | '>' | '…' | '»' | '›' | '→' | '↑' | '–' | '—'
+                '.' | ':'
+                    | '!'
+                    | '|'
+                    | '-'
+                    | '+'
+                    | '>'
+                    | '['
+                    | ']'
+                    | '…'
+                    | '»'
+                    | '›'
+                    | '→'
+                    | '↑'
+                    | '–'
+                    | '—'
             )
     });
     let labels = LABELS.get_or_init(|| {
@@ -2276,6 +2326,10 @@ mod tests {
             "En savoir plus",
             "Подробнее",
             "阅读全文",
+            "[edit]",
+            "Start Free Trial",
+            "Reply With Quote",
+            "View all →",
         ] {
             assert!(is_furniture_label(t), "{t}");
         }
@@ -2286,6 +2340,10 @@ mod tests {
             "Video",
             "Share price",
             "Home insurance",
+            "Compare plans and prices",
+            "Edit distance",
+            "Back pain",
+            "[1]",
             "",
             "»",
             "The river plan passed on Tuesday after a long debate in the council.",
