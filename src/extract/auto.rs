@@ -288,9 +288,10 @@ fn prune(
         // the `<header>` tag is (MDN's `layout__header` holds the page's summary and notes).
         let weak = r & R_WEAK != 0 || (r & R_HEADER != 0 && !in_article[p]);
         // Inside `<pre>` or `<code>`, class words are a syntax highlighter's token names
-        // (highlight.js's `hljs-comment`, Prism's `token comment`, CodeMirror's
-        // `cm-comment`), not slots of the page's layout: no word prunes there, or every
-        // code comment would go as a comment section. The block's own words still count.
+        // (highlight.js's `hljs-comment`, Prism's `token comment`, rustdoc's `comment`,
+        // CodeMirror's `cm-comment`), not slots of the page's layout: no word prunes
+        // there, or every code comment would go as a comment section. The outermost
+        // `<pre>` or `<code>` is still judged by its own words.
         let words_apply = !ident.is_empty() && !in_code[p];
         let by_word = words_apply
             && ((links_only && !wrapper && r & R_STRONG != 0)
