@@ -120,6 +120,31 @@ fn prose_chars(doc: &Doc, card: &[bool]) -> Vec<u32> {
     prose
 }
 
+/// Per element, the visible characters of its subtree that sit inside a `<pre>`: code,
+/// program output, a poem set line by line. Empty when no `<pre>` holds text (most pages:
+/// nothing to count, and [`Doc::pre_lines`] says so without a walk).
+fn preformatted_chars(doc: &Doc) -> Vec<u32> {
+    if doc.pre_lines.is_empty() {
+        return Vec::new();
+    }
+    let n = doc.elements.len();
+    let mut in_pre = vec![false; n];
+    for (i, e) in doc.elements.iter().enumerate().skip(1) {
+        in_pre[i] = in_pre[e.parent as usize] || e.tag == Tag::Pre;
+    }
+    let mut pre = vec![0u32; n];
+    for s in doc.segments.iter().filter(|s| !s.hidden) {
+        let e = s.element as usize;
+        if in_pre.get(e).copied().unwrap_or(false) {
+            pre[e] += s.chars;
+        }
+    }
+    for (i, e) in doc.elements.iter().enumerate().skip(1).rev() {
+        pre[e.parent as usize] += pre[i];
+    }
+    pre
+}
+
 /// Per element: inside a *card link*, an `<a href>` that wraps block-level content (a
 /// heading, a paragraph, a `div`): the whole-card links of today's listings, product grids
 /// and teasers, where the title, the description and the price are all inside one link.
@@ -228,6 +253,7 @@ fn prune(
     let mut bad = vec![false; doc.elements.len()];
     let mut in_article = vec![false; doc.elements.len()];
     let mut in_code = vec![false; doc.elements.len()];
+    let pre = preformatted_chars(doc);
     for (i, e) in doc.elements.iter().enumerate().skip(1) {
         let p = e.parent as usize;
         in_code[i] = in_code[p] || matches!(e.tag, Tag::Pre | Tag::Code);
@@ -293,11 +319,17 @@ fn prune(
         // there, or every code comment would go as a comment section. The outermost
         // `<pre>` or `<code>` is still judged by its own words.
         let words_apply = !ident.is_empty() && !in_code[p];
+        // Nor does a layout word prune an element whose text is mostly preformatted: a
+        // menu, share bar or sidebar never sets its text in a `<pre>`, but a code block's
+        // wrapper may be named for its buttons (Prism's `code-toolbar`, around the `<pre>`
+        // and its copy button). Comment words still prune: a comment may quote code.
+        let mostly_code = pre.get(i).is_some_and(|&c| u64::from(c) * 2 > chars);
         let by_word = words_apply
             && ((links_only && !wrapper && r & R_STRONG != 0)
                 || (!big
                     && by.role_words
                     && !holds_prose
+                    && !mostly_code
                     && (r & R_STRONG != 0 || (weak_prunes && weak && r & R_CONTENT == 0)))
                 || (!big
                     && !by.keep_comments
@@ -2168,6 +2200,37 @@ mod tests {
         assert!(out.contains("# initialize a repository"), "{out}");
         assert!(out.contains("# stage every modified file"), "{out}");
         assert!(!out.contains("Great post"), "{out}");
+    }
+
+    #[test]
+    fn a_side_by_side_comparison_is_kept() {
+        let html = "<html><body><main><h1>Plans</h1><p>Compare our two plans below and choose the one that fits the way your team works today and the way it will grow.</p>\
+             <div class=\"side-by-side\"><div><h3>Basic</h3><ul><li>5 users</li><li>10 GB storage</li><li>Email support</li></ul></div>\
+             <div><h3>Pro</h3><ul><li>50 users</li><li>1 TB storage</li><li>Phone support</li></ul></div></div>\
+             <p>Both plans can be cancelled at any time, and you keep your data for thirty days after you leave, whichever plan you chose.</p></main>\
+             <div class=\"side-nav\"><ul><li>Pricing FAQ</li><li>Enterprise plans</li><li>Partner discounts</li></ul></div></body></html>";
+        let out = extract_text(html, &Auto::default()).text;
+        assert!(
+            out.contains("1 TB storage") && out.contains("Email support"),
+            "{out}"
+        );
+        assert!(!out.contains("Partner discounts"), "{out}");
+    }
+
+    #[test]
+    fn a_code_blocks_toolbar_wrapper_is_not_a_toolbar() {
+        let intro = "<p>Serde makes parsing JSON a one-liner in most programs, and the derive macros keep the types and the data in step.</p>";
+        let html = format!(
+            "<html><body><article><h1>Parsing JSON in Rust</h1>{intro}\
+             <div class=\"code-toolbar\"><pre class=\"language-rust\"><code>let v: Value = serde_json::from_str(data)?;\n\
+             println!(\"{{}}\", v[\"name\"]);</code></pre><div class=\"toolbar\"><button>Copy</button></div></div>\
+             {intro}<div class=\"share-toolbar\"><p>Share this article with your friends and followers on every network you use.</p></div>\
+             </article></body></html>"
+        );
+        let out = extract_text(&html, &Auto::default()).text;
+        assert!(out.contains("serde_json::from_str(data)"), "{out}");
+        assert!(!out.contains("Copy"), "{out}");
+        assert!(!out.contains("Share this article"), "{out}");
     }
 
     #[test]

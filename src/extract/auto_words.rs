@@ -174,6 +174,9 @@ pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
         if list.contains(&w) {
             return true;
         }
+        if is_idiom(w.as_bytes()) {
+            return false;
+        }
         let mut parts = w.split(['-', '_']).peekable();
         if parts.peek().is_some_and(|p| MODIFIER_PREFIXES.contains(p)) {
             return false;
@@ -193,6 +196,17 @@ pub(crate) fn has_word(ident: &str, list: &[&str]) -> bool {
         }
         false
     })
+}
+
+/// A word that is an idiom of the form "X-by-X" (`side-by-side`, `step-by-step`, or with
+/// `_`): a layout of the content (two columns of a comparison, numbered steps), not the
+/// slot its first part would name (`side` of a sidebar). Its parts are not role words.
+fn is_idiom(w: &[u8]) -> bool {
+    let mut parts = w.split(|&b| b == b'-' || b == b'_');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(a), Some(b"by"), Some(c), None) => !a.is_empty() && a == c,
+        _ => false,
+    }
 }
 
 /// First parts of a class that make the rest a state or a script hook, not a role.
@@ -509,6 +523,9 @@ fn is_utility(w: &str) -> bool {
 fn word_bits(w: &[u8]) -> u16 {
     let table = word_table();
     let mut bits = (table.get(w) & WHOLE_WORD_BITS) | comment_bits(w);
+    if is_idiom(w) {
+        return bits;
+    }
     let mut parts = w.split(|&b| b == b'-' || b == b'_').peekable();
     let first = parts.peek().map_or(0, |p| table.get(p));
     if first & W_MODIFIER != 0 {
@@ -610,6 +627,14 @@ mod tests {
     }
 
     #[test]
+    fn side_by_side_is_a_layout_not_a_sidebar() {
+        let weak = |ident: &str| ident_bits(ident) & u16::from(R_WEAK) != 0;
+        assert!(!weak("side-by-side") && !weak("comparison side_by_side"));
+        assert_eq!(ident_bits("step-by-step"), 0);
+        assert!(weak("side-nav") && weak("left-side") && weak("side-by-nav"));
+    }
+
+    #[test]
     fn element_bits_are_each_idents_bits_plus_articlebody() {
         let doc = Doc::parse(
             "<div class='c-articlebody-text'><p class=post>a</p><p class=post>b</p>\
@@ -658,6 +683,9 @@ mod tests {
             "wp-block-group banner",
             "stack lg:first:has-[&gt;[data-slot=banner]]:pt-0 post",
             "hover:nav-link comment-body",
+            "side-by-side",
+            "step_by_step side",
+            "side-by-nav",
         ] {
             assert_eq!(ident_bits(ident), bits_by_has_word(ident), "{ident:?}");
         }
@@ -681,6 +709,7 @@ mod tests {
                         "modal-dialog", "dialog-off-canvas-main-canvas",
                         "lg:banner", "has-[>[data-slot=nav]]:pt-0", ":r1:",
                         "how-to", "and", "the", "a", "of-the", "reply-to-a-b-c",
+                        "by", "side-by-side",
                     ]).prop_map(str::to_owned),
                     "[a-z]{0,6}",
                     "[a-zé\u{a0}\u{b}\t]{0,6}",
