@@ -706,6 +706,12 @@ const FURNITURE_LABELS: &[&str] = &[
     "узнать больше",
 ];
 
+/// What a button wears around its label and [`is_furniture_label`] trims: punctuation,
+/// arrows and brackets ("Read more »", "Next ›", "Share:", "[edit]").
+const LABEL_TRIM: &[char] = &[
+    '.', ':', '!', '|', '-', '+', '>', '[', ']', '…', '»', '›', '→', '↑', '–', '—',
+];
+
 /// The longest line [`is_furniture_label`] reads, in bytes: a label is a few words.
 pub(crate) const LABEL_MAX_BYTES: usize = 48;
 
@@ -726,27 +732,7 @@ pub(crate) fn is_furniture_label(text: &str) -> bool {
     if text.len() > LABEL_MAX_BYTES {
         return false;
     }
-    let t = text.trim_matches(|c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                '.' | ':'
-                    | '!'
-                    | '|'
-                    | '-'
-                    | '+'
-                    | '>'
-                    | '['
-                    | ']'
-                    | '…'
-                    | '»'
-                    | '›'
-                    | '→'
-                    | '↑'
-                    | '–'
-                    | '—'
-            )
-    });
+    let t = text.trim_matches(|c: char| c.is_whitespace() || LABEL_TRIM.contains(&c));
     let labels = LABELS.get_or_init(|| {
         let all = || {
             FURNITURE_LABELS
