@@ -140,6 +140,10 @@ CONTEXT_BLOCKS = True
 # words_seq from `warcsift eval` on the held-out texts): 0.8789 / 0.9344 against 0.8787 /
 # 0.9344, seed 1 0.8770 / 0.9339 against 0.8772 / 0.9349. Left at 1.
 CONTEXT_MAX_FEATURES = 1.0
+# The first-stage probabilities the second stage re-judges at run time; outside them the
+# first stage's stands (SECOND_STAGE_BAND in src/extract/auto_model.rs, the twin of
+# predict_stages below). Training is unchanged: the second stage learns from every row.
+SECOND_STAGE_BAND = (0.05, 0.95)
 CONTEXT_NAMES = ["p", "prev_p", "next_p", "prev3_p", "next3_p", "page_max_p", "page_mean_p",
                  "rank_p", "siblings_p", "siblings", "cousins_p", "cousins"]
 # Directions the model's score may take in a feature, all else equal (`--monotone`:
@@ -357,7 +361,9 @@ def predict_stages(stages, X, page, vis, wds, groups, blocks):
     if second is None:
         return p
     X2 = context_rows(X, context_features(page, vis, p, wds, groups), blocks)
-    return np.where(vis, second.predict_proba(X2)[:, 1], 0.0)
+    lo, hi = SECOND_STAGE_BAND
+    unsure = (p >= lo) & (p <= hi)
+    return np.where(vis & unsure, second.predict_proba(X2)[:, 1], p)
 
 
 def export(clf, names, add_above=ADD_ABOVE, drop_below=DROP_BELOW, expected_f1=None):
