@@ -20,11 +20,15 @@
 //!   `io::Error` naming the member's compressed offset; the next read then resynchronises by
 //!   scanning the compressed bytes for the next gzip member header (`1f 8b 08`), so one
 //!   damaged record does not end the file.
-//! - **zstd** (multi-frame, skippable frames ignored) is read with `zstd`'s streaming decoder.
-//!   Zstd frames carry no per-record index here, so `origin_of` returns the decompressed
-//!   position. Dictionary-compressed `.warc.zst` files (with the dictionary in a leading
-//!   skippable frame) are refused by the decoder with an error. After a zstd error the input
-//!   ends.
+//! - **zstd** is decoded frame by frame with one reused `zstd` decompression context, and,
+//!   as for gzip, each frame's (decompressed start, compressed start) is remembered, so a
+//!   record compressed as its own frame (what IIPC's `.warc.zst` specification asks for) is
+//!   reported at its frame's offset. A dictionary frame (the skippable frame `0x184D2A5D`
+//!   that ArchiveTeam's and other crawlers' `.warc.zst` files begin with, its dictionary
+//!   itself zstd-compressed or not) loads the dictionary for the frames after it; other
+//!   skippable frames are skipped. A corrupt or truncated frame surfaces as an `io::Error`
+//!   naming its compressed offset, and the next read resynchronises at the next frame
+//!   magic (`28 b5 2f fd`) or dictionary frame.
 //! - **plain** bytes pass through; `origin_of` is the position itself. After a read error the
 //!   input ends.
 //! - **http(s)** is streamed with no temporary file: a current-thread tokio runtime owned by
@@ -67,7 +71,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -242,11 +246,22 @@ impl Compression {
 /// The magic number of an lz4 frame (`0x184D2204`, little-endian).
 const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
 
+/// The magic number of a zstd frame (`0xFD2FB528`, little-endian).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// The magic number of the skippable frame that holds a `.warc.zst` file's dictionary
+/// (`0x184D2A5D`, little-endian; IIPC's "Zstandard Compression for WARC Files 1.0").
+const ZSTD_DICT_MAGIC: [u8; 4] = [0x5d, 0x2a, 0x4d, 0x18];
+
+/// The largest dictionary read from a dictionary frame, compressed or not: real ones are a
+/// few hundred KiB, and a frame's 32-bit size could otherwise ask for 4 GiB.
+const ZSTD_DICT_MAX: u64 = 64 << 20;
+
 /// Tells the compression from the first bytes of a stream (fewer than 4 bytes is fine).
 pub fn detect(magic: &[u8]) -> Compression {
     if magic.starts_with(&[0x1f, 0x8b]) {
         Compression::Gzip
-    } else if magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+    } else if magic.starts_with(&ZSTD_MAGIC) || magic.starts_with(&ZSTD_DICT_MAGIC) {
         Compression::Zstd
     } else if magic.starts_with(&LZ4_MAGIC) {
         Compression::Lz4
@@ -389,16 +404,28 @@ pub fn open_with(spec: &InputSpec, opts: &OpenOptions) -> Result<Input, InputErr
                     })
                 }
             };
-            let reader = RangeReader {
+            let mut reader = RangeReader {
                 fetch,
                 ranges: ranges.clone(),
                 next: 0,
                 current: None,
                 failure: Arc::clone(&failure),
             };
-            let mut map = Vec::with_capacity(ranges.len());
+            // A record of a dictionary-compressed `.warc.zst` file cannot be read without
+            // the dictionary at the file's start: its frame is read first.
+            let name = source.name();
+            if name.ends_with(".zst") || name.ends_with(".zstd") {
+                let dictionary = reader
+                    .dictionary_range()
+                    .map_err(|source| InputError::Read {
+                        name: spec.name(),
+                        source,
+                    })?;
+                reader.ranges.splice(0..0, dictionary);
+            }
+            let mut map = Vec::with_capacity(reader.ranges.len());
             let mut at = 0u64;
-            for &(offset, length) in ranges {
+            for &(offset, length) in &reader.ranges {
                 map.push((at, offset));
                 at += length;
             }
@@ -464,7 +491,7 @@ const MAGIC_BYTES: usize = 64;
 enum Inner {
     Plain(RawBuf),
     Gzip(GzMembers),
-    Zstd(BufReader<zstd::stream::read::Decoder<'static, RawBuf>>),
+    Zstd(Box<ZstdFrames>),
     Lz4(Box<Lz4Frames>),
 }
 
@@ -501,13 +528,11 @@ impl Input {
             Compression::None => Inner::Plain(raw),
             Compression::Gzip => Inner::Gzip(GzMembers::new(raw)),
             Compression::Zstd => {
-                let decoder = zstd::stream::read::Decoder::with_buffer(raw).map_err(|source| {
-                    InputError::Zstd {
-                        name: name.clone(),
-                        source,
-                    }
+                let frames = ZstdFrames::new(raw).map_err(|source| InputError::Zstd {
+                    name: name.clone(),
+                    source,
                 })?;
-                Inner::Zstd(BufReader::with_capacity(BUFFER_SIZE, decoder))
+                Inner::Zstd(Box::new(frames))
             }
             Compression::Lz4 => Inner::Lz4(Box::new(Lz4Frames::new(raw))),
         };
@@ -564,8 +589,8 @@ impl Input {
     }
 
     /// The offset to report for a record starting at decompressed position `decompressed_pos`:
-    /// for gzip, the compressed offset of the member in which that position lies; for plain
-    /// and zstd inputs, the position itself.
+    /// for gzip, the compressed offset of the member (for zstd and lz4, the frame) in which
+    /// that position lies; for plain inputs, the position itself.
     ///
     /// Positions must be asked in non-decreasing order and must not lie beyond bytes already
     /// buffered (ask after peeking the record's first bytes); members before the asked
@@ -574,22 +599,24 @@ impl Input {
         match &mut self.inner {
             Inner::Gzip(r) => r.members.origin_of(decompressed_pos),
             Inner::Lz4(r) => r.members.origin_of(decompressed_pos),
-            Inner::Plain(_) | Inner::Zstd(_) => decompressed_pos,
+            Inner::Zstd(r) => r.members.origin_of(decompressed_pos),
+            Inner::Plain(_) => decompressed_pos,
         }
     }
 
     /// The offset to report for a record starting at decompressed position `pos`, as
     /// [`Input::origin_of`] but for the second and later records that start inside one
-    /// gzip member or lz4 frame (a whole file compressed as one member): their decompressed
-    /// position, so that offsets stay unique. So an offset is the compressed offset of the
-    /// record's member when the record is the first to start in it (one member per record,
-    /// as Common Crawl writes), and a decompressed offset otherwise; plain and zstd inputs
+    /// gzip member or zstd or lz4 frame (a whole file compressed as one member): their
+    /// decompressed position, so that offsets stay unique. So an offset is the compressed
+    /// offset of the record's member when the record is the first to start in it (one member
+    /// per record, as Common Crawl writes), and a decompressed offset otherwise; plain inputs
     /// always give decompressed offsets. Same calling rules as [`Input::origin_of`].
     pub fn record_offset(&mut self, pos: u64) -> u64 {
         let offset = match &mut self.inner {
             Inner::Gzip(r) => r.members.record_offset(pos),
             Inner::Lz4(r) => r.members.record_offset(pos),
-            Inner::Plain(_) | Inner::Zstd(_) => pos,
+            Inner::Zstd(r) => r.members.record_offset(pos),
+            Inner::Plain(_) => pos,
         };
         // Records fetched by range: the offset in the source file.
         let k = self
@@ -625,8 +652,8 @@ impl BufRead for Input {
             self.head.clone_from(head);
         }
         if let Err(e) = filled {
-            let resumable =
-                e.kind() == io::ErrorKind::Interrupted || matches!(self.inner, Inner::Gzip(_));
+            let resumable = e.kind() == io::ErrorKind::Interrupted
+                || matches!(self.inner, Inner::Gzip(_) | Inner::Zstd(_));
             if resumable {
                 return Err(e);
             }
@@ -649,7 +676,7 @@ impl BufRead for Input {
         let available = match &mut self.inner {
             Inner::Plain(r) => r.available(),
             Inner::Gzip(r) => r.available(),
-            Inner::Zstd(r) => r.buffer().len(),
+            Inner::Zstd(r) => r.available(),
             Inner::Lz4(r) => r.available(),
         };
         let amt = amt.min(available);
@@ -1048,26 +1075,33 @@ impl GzMembers {
     }
 }
 
-impl BufRead for GzMembers {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.pos >= self.len {
-            (self.pos, self.len) = (0, 0);
-            self.len = self.refill()?.min(self.out.len());
+/// `BufRead` (and the `Read` it needs; the input reads through `fill_buf`) for a decoder
+/// that hands out `out[pos..len]` and refills `out` from its start with `refill`.
+macro_rules! refilled_buf_read {
+    ($t:ty) => {
+        impl BufRead for $t {
+            fn fill_buf(&mut self) -> io::Result<&[u8]> {
+                if self.pos >= self.len {
+                    (self.pos, self.len) = (0, 0);
+                    self.len = self.refill()?.min(self.out.len());
+                }
+                Ok(self.out.get(self.pos..self.len).unwrap_or_default())
+            }
+
+            fn consume(&mut self, amt: usize) {
+                self.pos = (self.pos + amt).min(self.len);
+            }
         }
-        Ok(self.out.get(self.pos..self.len).unwrap_or_default())
-    }
 
-    fn consume(&mut self, amt: usize) {
-        self.pos = (self.pos + amt).min(self.len);
-    }
+        impl Read for $t {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                read_buffered(self, buf)
+            }
+        }
+    };
 }
 
-// `BufRead` needs `Read`; the input reads through `fill_buf`.
-impl Read for GzMembers {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, buf)
-    }
-}
+refilled_buf_read!(GzMembers);
 
 /// Decompresses a stream of lz4 frames (`lz4_flex`'s frame decoder ends at each frame's end
 /// mark; the next frame is started here), remembering where each frame starts so that a
@@ -1132,6 +1166,216 @@ impl Lz4Frames {
     }
 }
 
+/// Decompresses a stream of zstd frames with one reused context, remembering where each
+/// frame starts (see the module doc). Dictionary frames load their dictionary into the
+/// context, which keeps it for every frame after (`ZSTD_DCtx_loadDictionary`).
+struct ZstdFrames {
+    raw: RawBuf,
+    dctx: zstd::zstd_safe::DCtx<'static>,
+    members: MemberIndex,
+    /// Decompressed bytes handed out or buffered so far.
+    produced: u64,
+    /// Compressed offset of the frame being decoded, `None` between frames.
+    frame: Option<u64>,
+    /// The compressed offset of a frame that failed: the next read scans for the next
+    /// frame after it.
+    resync: Option<u64>,
+    /// Decompressed bytes; `out[pos..len]` are not handed out yet.
+    out: Box<[u8]>,
+    pos: usize,
+    len: usize,
+}
+
+impl ZstdFrames {
+    fn new(raw: RawBuf) -> io::Result<ZstdFrames> {
+        let dctx = zstd::zstd_safe::DCtx::try_create()
+            .ok_or_else(|| io::Error::other("cannot allocate a zstd decompression context"))?;
+        let mut frames = ZstdFrames {
+            raw,
+            dctx,
+            members: MemberIndex::default(),
+            produced: 0,
+            frame: None,
+            resync: None,
+            out: vec![0; BUFFER_SIZE].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+        };
+        // A dictionary that cannot be read makes every frame after it unreadable: the
+        // input fails at open, loudly, instead of as one error per frame.
+        if frames.raw.peek(4)?.starts_with(&ZSTD_DICT_MAGIC) {
+            frames.load_dictionary()?;
+        }
+        Ok(frames)
+    }
+
+    fn available(&self) -> usize {
+        self.len - self.pos
+    }
+
+    /// Reads the dictionary frame at the reader's position into the context.
+    fn load_dictionary(&mut self) -> io::Result<()> {
+        let at = self.raw.consumed;
+        let bad = |why: String| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("the zstd dictionary frame at compressed offset {at} {why}"),
+            )
+        };
+        let head = self.raw.peek(8)?;
+        let size = match head.get(4..8).and_then(|b| <[u8; 4]>::try_from(b).ok()) {
+            Some(b) => u64::from(u32::from_le_bytes(b)),
+            None => return Err(bad("is truncated".into())),
+        };
+        if size > ZSTD_DICT_MAX {
+            return Err(bad(format!(
+                "declares a {size}-byte dictionary (at most {ZSTD_DICT_MAX} are read)"
+            )));
+        }
+        self.raw.consume(8);
+        let mut payload = Vec::new();
+        (&mut self.raw).take(size).read_to_end(&mut payload)?;
+        if (payload.len() as u64) < size {
+            return Err(bad("is truncated".into()));
+        }
+        // The specification lets the dictionary itself be zstd-compressed (without one).
+        let dict = if payload.starts_with(&ZSTD_MAGIC) {
+            let mut dict = Vec::new();
+            zstd::stream::read::Decoder::with_buffer(&payload[..])
+                .and_then(|d| d.take(ZSTD_DICT_MAX + 1).read_to_end(&mut dict))
+                .map_err(|e| {
+                    bad(format!(
+                        "holds a dictionary that cannot be decompressed ({e})"
+                    ))
+                })?;
+            if dict.len() as u64 > ZSTD_DICT_MAX {
+                return Err(bad(format!(
+                    "holds a dictionary of more than {ZSTD_DICT_MAX} bytes"
+                )));
+            }
+            dict
+        } else {
+            payload
+        };
+        self.dctx.load_dictionary(&dict).map_err(|code| {
+            bad(format!(
+                "holds an unusable dictionary ({})",
+                zstd_error(code)
+            ))
+        })?;
+        Ok(())
+    }
+
+    /// Scans for the next frame or dictionary frame magic after the failed one at `failed`;
+    /// false at end of input.
+    fn resync(&mut self, failed: u64) -> io::Result<bool> {
+        if self.raw.consumed <= failed {
+            // The failed frame's own magic is not the next frame.
+            let skip = (failed + 1 - self.raw.consumed) as usize;
+            let n = self.raw.peek(skip)?.len().min(skip);
+            self.raw.consume(n);
+        }
+        loop {
+            let buf = self.raw.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let Some(i) = memchr::memchr2(ZSTD_MAGIC[0], ZSTD_DICT_MAGIC[0], buf) else {
+                let n = buf.len();
+                self.raw.consume(n);
+                continue;
+            };
+            self.raw.consume(i);
+            let head = self.raw.peek(4)?;
+            if head.len() < 4 {
+                let n = head.len();
+                self.raw.consume(n);
+                return Ok(false);
+            }
+            if head.starts_with(&ZSTD_MAGIC) || head.starts_with(&ZSTD_DICT_MAGIC) {
+                return Ok(true);
+            }
+            self.raw.consume(1);
+        }
+    }
+
+    /// Decompresses the next bytes into `out` (from its start); 0 at the end of input.
+    fn refill(&mut self) -> io::Result<usize> {
+        loop {
+            if self.frame.is_none() {
+                if let Some(failed) = self.resync.take() {
+                    if !self.resync(failed)? {
+                        return Ok(0);
+                    }
+                }
+                let head = self.raw.peek(4)?;
+                if head.is_empty() {
+                    return Ok(0);
+                }
+                if head.starts_with(&ZSTD_DICT_MAGIC) {
+                    // A later file's dictionary (`cat a.warc.zst b.warc.zst`) replaces the
+                    // earlier one; one that cannot be read skips to the next frame.
+                    let at = self.raw.consumed;
+                    if let Err(e) = self.load_dictionary() {
+                        self.resync = Some(at);
+                        return Err(e);
+                    }
+                    continue;
+                }
+                let start = self.raw.consumed;
+                self.members.note(self.produced, start);
+                self.frame = Some(start);
+            }
+            let start = self.frame.unwrap_or_default();
+            let input = self.raw.fill_buf()?;
+            // With no input left, the context may still hold output to flush: one more call.
+            let at_end = input.is_empty();
+            let mut src = zstd::zstd_safe::InBuffer::around(input);
+            let mut dst = zstd::zstd_safe::OutBuffer::around(&mut self.out[..]);
+            let step = self.dctx.decompress_stream(&mut dst, &mut src);
+            let (used, made) = (src.pos(), dst.pos());
+            self.raw.consume(used);
+            match step {
+                Ok(hint) => {
+                    if hint == 0 {
+                        self.frame = None;
+                    }
+                    if made > 0 {
+                        self.produced += made as u64;
+                        return Ok(made);
+                    }
+                    if at_end && hint != 0 {
+                        return Err(self.fail(start, "is truncated", "the input ends inside it"));
+                    }
+                }
+                Err(code) => return Err(self.fail(start, "is corrupt", zstd_error(code))),
+            }
+        }
+    }
+
+    /// The error of the frame at compressed offset `start`, after which the next read
+    /// scans for the next frame.
+    fn fail(&mut self, start: u64, what: &str, why: &str) -> io::Error {
+        // Dropping the frame keeps the dictionary (a session reset only).
+        let _ = self
+            .dctx
+            .reset(zstd::zstd_safe::ResetDirective::SessionOnly);
+        self.frame = None;
+        self.resync = Some(start);
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("the zstd frame at compressed offset {start} {what} ({why})"),
+        )
+    }
+}
+
+/// zstd's name for an error code.
+fn zstd_error(code: usize) -> &'static str {
+    zstd::zstd_safe::get_error_name(code)
+}
+
+refilled_buf_read!(ZstdFrames);
+
 /// Where [`RangeReader`] fetches ranges from.
 enum Fetch {
     /// A local file: one seek per range.
@@ -1165,6 +1409,20 @@ impl RangeReader {
                 Ok(Box::new(body.take(length)))
             }
         }
+    }
+
+    /// The range of the dictionary frame at the start of the source, if it has one.
+    fn dictionary_range(&mut self) -> io::Result<Option<(u64, u64)>> {
+        let mut head = Vec::with_capacity(8);
+        self.open(0, 8)?.read_to_end(&mut head)?;
+        Ok(
+            match head.get(4..8).and_then(|b| <[u8; 4]>::try_from(b).ok()) {
+                Some(size) if head.starts_with(&ZSTD_DICT_MAGIC) => {
+                    Some((0, 8 + u64::from(u32::from_le_bytes(size))))
+                }
+                _ => None,
+            },
+        )
     }
 
     fn fail(&mut self, e: io::Error) -> io::Error {
@@ -2023,18 +2281,133 @@ mod tests {
         let (data, errors) = drain(&mut input);
         assert!(errors.is_empty());
         assert_eq!(data, b"frame one\nframe two\n");
-        assert_eq!(input.origin_of(12), 12);
+        // Each record's frame: the second starts where the first one's bytes end.
+        let first = zstd::encode_all(&b"frame one\n"[..], 3).unwrap().len() as u64;
+        assert_eq!(input.origin_of(0), 0);
+        assert_eq!(input.origin_of(10), first);
+    }
+
+    /// A dictionary trained on WARC-like records, and `records` compressed with it, one
+    /// frame each.
+    fn dictionary_frames(records: &[Vec<u8>]) -> (Vec<u8>, Vec<Vec<u8>>) {
+        let samples: Vec<Vec<u8>> = (0..300)
+            .map(|i| {
+                format!(
+                    "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{i:08}>\r\n\
+                     Content-Type: application/http; msgtype=response\r\n\r\n\
+                     HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><p>page {i}</p>"
+                )
+                .into_bytes()
+            })
+            .collect();
+        let dict = zstd::dict::from_samples(&samples, 2048).unwrap();
+        let mut c = zstd::bulk::Compressor::with_dictionary(3, &dict).unwrap();
+        let frames = records.iter().map(|r| c.compress(r).unwrap()).collect();
+        (dict, frames)
+    }
+
+    /// The skippable frame that carries `dict` in a `.warc.zst` file.
+    fn dictionary_frame(dict: &[u8]) -> Vec<u8> {
+        let mut f = ZSTD_DICT_MAGIC.to_vec();
+        f.extend((dict.len() as u32).to_le_bytes());
+        f.extend(dict);
+        f
     }
 
     #[test]
-    fn corrupt_zstd_errors_once_then_ends() {
+    fn a_dictionary_frame_is_loaded_for_the_frames_after_it() {
+        let records: Vec<Vec<u8>> = (0..3)
+            .map(|i| {
+                format!("WARC/1.1\r\nWARC-Record-ID: <urn:uuid:{i}>\r\n\r\nbody {i}\n").into_bytes()
+            })
+            .collect();
+        let (dict, frames) = dictionary_frames(&records);
+        assert!(zstd::zstd_safe::get_dict_id_from_frame(&frames[0]).is_some());
+        let want = records.concat();
+        // The dictionary as it is, and itself zstd-compressed, as the specification allows.
+        for packed in [dict.clone(), zstd::encode_all(&dict[..], 3).unwrap()] {
+            let head = dictionary_frame(&packed);
+            let file = [&[head.clone()][..], &frames].concat().concat();
+            let mut input = Input::from_reader("d", Cursor::new(file)).unwrap();
+            assert_eq!(input.compression(), Compression::Zstd);
+            let (data, errors) = drain(&mut input);
+            assert!(errors.is_empty(), "{errors:?}");
+            assert_eq!(data, want);
+            // Each record at its own frame's compressed offset.
+            let mut at = head.len() as u64;
+            let mut pos = 0;
+            for (r, f) in records.iter().zip(&frames) {
+                assert_eq!(input.origin_of(pos), at);
+                at += f.len() as u64;
+                pos += r.len() as u64;
+            }
+        }
+        // Two such files concatenated: each one's frames with its own dictionary.
+        let (dict2, frames2) = dictionary_frames(&records[..1]);
+        let file = [
+            dictionary_frame(&dict),
+            frames.concat(),
+            dictionary_frame(&dict2),
+            frames2.concat(),
+        ]
+        .concat();
+        let (data, errors) = drain(&mut Input::from_reader("d", Cursor::new(file)).unwrap());
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(data, [want.clone(), records[0].clone()].concat());
+        // Without the dictionary, each frame is an error naming the frame, not a panic.
+        let (data, errors) =
+            drain(&mut Input::from_reader("d", Cursor::new(frames.concat())).unwrap());
+        assert!(data.is_empty());
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].starts_with("the zstd frame at compressed offset 0 is corrupt"));
+        // A dictionary frame that declares more than the file holds fails at open.
+        let mut cut = dictionary_frame(&dict);
+        cut.truncate(100);
+        let err = Input::from_reader("d", Cursor::new(cut))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("dictionary frame at compressed offset 0 is truncated"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_truncated_zstd_frame_errors_once() {
         let mut file = zstd::encode_all(&[7u8; 100_000][..], 3).unwrap();
         let n = file.len();
         file.truncate(n - 5);
         let mut input = Input::from_reader("z", Cursor::new(file)).unwrap();
         let (_, errors) = drain(&mut input);
         assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(errors[0].starts_with("reading z failed at decompressed byte"));
+        assert!(
+            errors[0].starts_with("the zstd frame at compressed offset 0 is truncated"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn a_corrupt_zstd_frame_is_skipped_to_the_next() {
+        let frames = [
+            zstd::encode_all(&b"one\n"[..], 3).unwrap(),
+            zstd::encode_all(&[b'x'; 5000][..], 3).unwrap(),
+            zstd::encode_all(&b"three\n"[..], 3).unwrap(),
+        ];
+        let mut file = frames.concat();
+        // Damage the second frame's first block header: its block type becomes reserved (3).
+        let second = frames[0].len();
+        let header = second + 4 + 2; // magic, frame header descriptor and window byte
+        file[header] |= 0b110;
+        let mut input = Input::from_reader("z", Cursor::new(file)).unwrap();
+        let (data, errors) = drain(&mut input);
+        assert_eq!(data, b"one\nthree\n");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with(&format!(
+                "the zstd frame at compressed offset {second} is corrupt"
+            )),
+            "{errors:?}"
+        );
     }
 
     #[test]
@@ -2465,14 +2838,22 @@ mod tests {
     proptest! {
         #[test]
         fn garbage_never_panics(mut bytes in proptest::collection::vec(any::<u8>(), 0..2000),
-                                magic in 0u8..3) {
+                                magic in 0u8..4) {
             let prefix: &[u8] = match magic {
                 0 => &[0x1f, 0x8b, 0x08, 0x00],
                 1 => &[0x28, 0xb5, 0x2f, 0xfd],
+                2 => &[0x5d, 0x2a, 0x4d, 0x18, 0x10, 0, 0, 0],
                 _ => &[],
             };
             bytes.splice(0..0, prefix.iter().copied());
-            let mut input = Input::from_reader("p", Cursor::new(bytes)).unwrap();
+            let mut input = match Input::from_reader("p", Cursor::new(bytes)) {
+                Ok(input) => input,
+                // Only a dictionary frame is read at open (a cut one fails the input).
+                Err(e) => {
+                    prop_assert_eq!(magic, 2, "{}", e);
+                    return Ok(());
+                }
+            };
             let (data, errors) = drain(&mut input);
             prop_assert!(errors.len() < 100, "the input must make progress after errors");
             prop_assert_eq!(input.position(), data.len() as u64);

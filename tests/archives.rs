@@ -114,6 +114,24 @@ fn response(id: &str, url: &str, version: &str, extra: &[(&str, &str)]) -> Vec<u
     warc_record(version, &fields, http.as_bytes())
 }
 
+/// Run `extract --records LIST --prefix PREFIX` into `out`: the pages written.
+fn extract_records(list: &Path, prefix: &str, out: &Path) -> Vec<Value> {
+    let (ok, _, err) = warcsift(&[
+        "extract",
+        "-q",
+        "--compress",
+        "none",
+        "--records",
+        list.to_str().unwrap(),
+        "--prefix",
+        prefix,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{prefix}: {err}");
+    pages(out)
+}
+
 /// The pages of a JSONL output folder (`read_jsonl` also reads `errors.jsonl`).
 fn pages(out: &Path) -> Vec<Value> {
     read_jsonl(out)
@@ -217,6 +235,95 @@ fn lz4_per_record_frames() {
     assert_eq!(got.len(), 2);
     assert_eq!(got[0]["offset"], frames[0].len() as u64);
     assert_eq!(got[1]["offset"], (frames[0].len() + frames[1].len()) as u64);
+}
+
+/// A `.warc.zst` file as ArchiveTeam's and other crawlers write them (IIPC's warc-zstd
+/// specification): a skippable frame (`0x184D2A5D`) holding a zstd-compressed dictionary,
+/// then one frame per record, compressed with that dictionary. Returns the file and each
+/// record's (offset, length).
+fn dictionary_warc_zst(records: &[Vec<u8>]) -> (Vec<u8>, Vec<(usize, usize)>) {
+    let samples: Vec<Vec<u8>> = (0..300)
+        .map(|i| {
+            response(
+                &format!("<urn:uuid:s{i}>"),
+                &format!("http://s{i}.example/"),
+                "WARC/1.1",
+                &[],
+            )
+        })
+        .collect();
+    let dict = zstd::dict::from_samples(&samples, 4096).unwrap();
+    let packed = zstd::encode_all(&dict[..], 19).unwrap();
+    let mut file = vec![0x5d, 0x2a, 0x4d, 0x18];
+    file.extend((packed.len() as u32).to_le_bytes());
+    file.extend(&packed);
+    let mut c = zstd::bulk::Compressor::with_dictionary(3, &dict).unwrap();
+    let mut ranges = Vec::new();
+    for r in records {
+        let frame = c.compress(r).unwrap();
+        ranges.push((file.len(), frame.len()));
+        file.extend(frame);
+    }
+    (file, ranges)
+}
+
+#[test]
+fn dictionary_compressed_warc_zst_whole_and_by_record() {
+    let dir = tempdir();
+    let records = [
+        warc_record(
+            "WARC/1.1",
+            &[("WARC-Type", "warcinfo")],
+            b"software: wget-at\r\n",
+        ),
+        response("<urn:uuid:a>", "http://a.example/", "WARC/1.1", &[]),
+        response("<urn:uuid:b>", "http://b.example/", "WARC/1.1", &[]),
+        response("<urn:uuid:c>", "http://c.example/", "WARC/1.1", &[]),
+    ];
+    let (file, ranges) = dictionary_warc_zst(&records);
+    let path = dir.path().join("crawl.warc.zst");
+    std::fs::write(&path, &file).unwrap();
+    let out = dir.path().join("out");
+    let (ok, err) = extract(&[&path], &out, &[]);
+    assert!(ok, "{err}");
+    let got = pages(&out);
+    let urls: Vec<&str> = got.iter().map(|p| p["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        urls,
+        [
+            "http://a.example/",
+            "http://b.example/",
+            "http://c.example/"
+        ]
+    );
+    // Each record at its frame's offset, as an index of the file gives it.
+    for (page, &(offset, _)) in got.iter().zip(&ranges[1..]) {
+        assert_eq!(page["offset"], offset as u64);
+    }
+    // By index entry (a seek per record): the dictionary is read from the file's start.
+    let list = format!(
+        "warc_filename\twarc_record_offset\twarc_record_length\n\
+         crawl.warc.zst\t{}\t{}\ncrawl.warc.zst\t{}\t{}\n",
+        ranges[3].0, ranges[3].1, ranges[1].0, ranges[1].1
+    );
+    let list_path = dir.path().join("records.tsv");
+    std::fs::write(&list_path, list).unwrap();
+    let got = extract_records(
+        &list_path,
+        dir.path().to_str().unwrap(),
+        &dir.path().join("out-records"),
+    );
+    let found: Vec<(&str, u64)> = got
+        .iter()
+        .map(|p| (p["url"].as_str().unwrap(), p["offset"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("http://c.example/", ranges[3].0 as u64),
+            ("http://a.example/", ranges[1].0 as u64)
+        ]
+    );
 }
 
 #[test]
@@ -488,22 +595,7 @@ fn records_by_index_entry_over_http_range_and_seek() {
     let list_path = dir.path().join("records.tsv");
     std::fs::write(&list_path, list).unwrap();
     let (addr, count) = serve_ranges(file);
-    let run = |prefix: &str, out: &Path| {
-        let (ok, _, err) = warcsift(&[
-            "extract",
-            "-q",
-            "--compress",
-            "none",
-            "--records",
-            list_path.to_str().unwrap(),
-            "--prefix",
-            prefix,
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-        assert!(ok, "{prefix}: {err}");
-        pages(out)
-    };
+    let run = |prefix: &str, out: &Path| extract_records(&list_path, prefix, out);
     let by_url = run(&format!("http://{addr}/"), &dir.path().join("out-http"));
     assert_eq!(
         count.load(std::sync::atomic::Ordering::SeqCst),
