@@ -324,13 +324,19 @@ fn prune(
         // wrapper may be named for its buttons (Prism's `code-toolbar`, around the `<pre>`
         // and its copy button). Comment words still prune: a comment may quote code.
         let mostly_code = pre.get(i).is_some_and(|&c| u64::from(c) * 2 > chars);
+        // A navigation word (`menu`, `nav`, `pager`) names a way around the site, made of
+        // links; running text under one is the page's own, named for how it is shown (a
+        // restaurant's menu of dishes, an FAQ laid out as a `faq_tabs-menu`). Every other
+        // strong word prunes it (a `related` teaser or a `newsletter` pitch is prose too).
+        let running_text = mostly_prose && links * 10 < chars;
+        let strong = r & R_STRONG_NOT_NAV != 0 || (r & R_STRONG != 0 && !running_text);
         let by_word = words_apply
             && ((links_only && !wrapper && r & R_STRONG != 0)
                 || (!big
                     && by.role_words
                     && !holds_prose
                     && !mostly_code
-                    && (r & R_STRONG != 0 || (weak_prunes && weak && r & R_CONTENT == 0)))
+                    && (strong || (weak_prunes && weak && r & R_CONTENT == 0)))
                 || (!big
                     && !by.keep_comments
                     && (r & R_COMMENT != 0 || (by.product && customer_reviews(ident)))));
@@ -2216,6 +2222,24 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("Partner discounts"), "{out}");
+    }
+
+    #[test]
+    fn running_text_under_a_navigation_word_is_kept() {
+        let html = "<html><body><nav class=\"menu\"><ul><li><a href=\"/\">Home</a></li><li><a href=\"/about\">About us</a></li><li><a href=\"/book\">Book a table</a></li></ul></nav>\
+             <main><h1>Our autumn menu</h1><p>Every dish on this menu is cooked from what the farms around the valley bring us that week, so the list changes as the season turns.</p>\
+             <p>Tell us about any allergy when you book: the kitchen can change most dishes, and the staff will tell you what each plate holds before you order it.</p>\
+             <div class=\"menu-section\"><h2>Starters</h2><p>Grilled octopus with lemon, capers and smoked paprika oil, served warm with sourdough.</p>\
+             <p>Burrata with heritage tomatoes, basil oil and toasted pine nuts from our own garden.</p></div>\
+             <div class=\"share-menu\"><p>Share this menu with your friends and family on every network you use.</p></div></main></body></html>";
+        let out = extract_text(html, &Auto::default()).text;
+        assert!(
+            out.contains("Grilled octopus") && out.contains("Burrata"),
+            "{out}"
+        );
+        // Links under a navigation word go, and so does prose under any other strong word.
+        assert!(!out.contains("Book a table"), "{out}");
+        assert!(!out.contains("Share this menu"), "{out}");
     }
 
     #[test]

@@ -10,18 +10,11 @@ use rustc_hash::FxHashMap;
 /// Boilerplate words in `id`/`class`/`role` that prune an element whatever else it says (as
 /// a whole word, or as a `-`/`_` separated part of one).
 pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
-    "nav",
-    "navbar",
-    "navigation",
-    "menu",
-    "menubar",
     "footer",
     "sidebar",
     "cookie",
     "cookies",
     "consent",
-    "breadcrumb",
-    "breadcrumbs",
     "share",
     "sharing",
     "social",
@@ -31,8 +24,6 @@ pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
     "subscribe",
     "signup",
     "login",
-    "pagination",
-    "pager",
     "advert",
     "advertisement",
     "advertising",
@@ -47,9 +38,24 @@ pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
     "complementary",
     "searchform",
     "masthead",
-    "toolbar",
     "popup",
     "modal",
+];
+
+/// Strong boilerplate words that name a way around the site: they prune as the others do
+/// ([`R_STRONG`]), except an element that reads as running text rather than as links (a
+/// restaurant's `menu` of dishes, an FAQ's `faq_tabs-menu` of questions and answers).
+pub(crate) const NAV_BOILER_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "menubar",
+    "breadcrumb",
+    "breadcrumbs",
+    "pagination",
+    "pager",
+    "toolbar",
 ];
 
 /// Weaker boilerplate words: they prune only elements that declare no content word. (No
@@ -251,6 +257,9 @@ const ARTICLE_WORDS: &[&str] = &["post", "entry", "hentry", "article", "story", 
 pub(crate) const R_CONSENT: u8 = 1 << 5;
 /// `header` ([`HEADER_WORDS`]): weak, like [`R_WEAK`], except inside an article.
 pub(crate) const R_HEADER: u8 = 1 << 6;
+/// A strong word that is not a navigation word ([`STRONG_BOILER_WORDS`]; [`R_STRONG`] is
+/// set for those and for [`NAV_BOILER_WORDS`]).
+pub(crate) const R_STRONG_NOT_NAV: u8 = 1 << 7;
 const CONSENT_WORDS: &[&str] = &[
     "cookie",
     "cookies",
@@ -328,9 +337,10 @@ impl WordTable {
 fn word_table() -> &'static WordTable {
     static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(&[&'static str], u16); 13] = [
+        let lists: [(&[&'static str], u16); 14] = [
             (CONTENT_WORDS, u16::from(R_CONTENT)),
-            (STRONG_BOILER_WORDS, u16::from(R_STRONG)),
+            (STRONG_BOILER_WORDS, u16::from(R_STRONG | R_STRONG_NOT_NAV)),
+            (NAV_BOILER_WORDS, u16::from(R_STRONG)),
             (WEAK_BOILER_WORDS, u16::from(R_WEAK)),
             (COMMENT_WORDS, u16::from(R_COMMENT)),
             (ARTICLE_WORDS, u16::from(R_ARTICLE)),
@@ -551,7 +561,14 @@ fn word_bits(w: &[u8]) -> u16 {
 fn bits_by_has_word(ident: &str) -> u16 {
     let bit = |on: bool, b: u16| if on { b } else { 0 };
     bit(has_word(ident, CONTENT_WORDS), u16::from(R_CONTENT))
-        | bit(has_word(ident, STRONG_BOILER_WORDS), u16::from(R_STRONG))
+        | bit(
+            has_word(ident, STRONG_BOILER_WORDS) || has_word(ident, NAV_BOILER_WORDS),
+            u16::from(R_STRONG),
+        )
+        | bit(
+            has_word(ident, STRONG_BOILER_WORDS),
+            u16::from(R_STRONG_NOT_NAV),
+        )
         | bit(has_word(ident, WEAK_BOILER_WORDS), u16::from(R_WEAK))
         | bit(is_comment(ident), u16::from(R_COMMENT))
         | bit(has_word(ident, ARTICLE_WORDS), u16::from(R_ARTICLE))
