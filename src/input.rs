@@ -2373,6 +2373,24 @@ mod tests {
     }
 
     #[test]
+    fn other_skippable_frames_are_skipped() {
+        let mut skippable = vec![0x50, 0x2a, 0x4d, 0x18, 5, 0, 0, 0];
+        skippable.extend(b"index");
+        let one = zstd::encode_all(&b"one\n"[..], 3).unwrap();
+        let file = [
+            one.clone(),
+            skippable.clone(),
+            zstd::encode_all(&b"two\n"[..], 3).unwrap(),
+        ]
+        .concat();
+        let mut input = Input::from_reader("s", Cursor::new(file)).unwrap();
+        let (data, errors) = drain(&mut input);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(data, b"one\ntwo\n");
+        assert_eq!(input.origin_of(4), (one.len() + skippable.len()) as u64);
+    }
+
+    #[test]
     fn a_truncated_zstd_frame_errors_once() {
         let mut file = zstd::encode_all(&[7u8; 100_000][..], 3).unwrap();
         let n = file.len();
