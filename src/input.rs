@@ -1356,7 +1356,7 @@ impl ZstdFrames {
     /// The error of the frame at compressed offset `start`, after which the next read
     /// scans for the next frame.
     fn fail(&mut self, start: u64, what: &str, why: &str) -> io::Error {
-        // Dropping the frame keeps the dictionary (a session reset only).
+        // Dropping the frame keeps the dictionary: zstd resets only the frame state here.
         let _ = self
             .dctx
             .reset(zstd::zstd_safe::ResetDirective::SessionOnly);

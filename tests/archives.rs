@@ -132,6 +132,18 @@ fn extract_records(list: &Path, prefix: &str, out: &Path) -> Vec<Value> {
     pages(out)
 }
 
+/// A `warcinfo` record naming `software`, then pages of a.example, b.example and c.example,
+/// all of WARC `version`.
+fn warcinfo_and_three_pages(version: &str, software: &str) -> [Vec<u8>; 4] {
+    let info = format!("software: {software}\r\n");
+    [
+        warc_record(version, &[("WARC-Type", "warcinfo")], info.as_bytes()),
+        response("<urn:uuid:a>", "http://a.example/", version, &[]),
+        response("<urn:uuid:b>", "http://b.example/", version, &[]),
+        response("<urn:uuid:c>", "http://c.example/", version, &[]),
+    ]
+}
+
 /// The pages of a JSONL output folder (`read_jsonl` also reads `errors.jsonl`).
 fn pages(out: &Path) -> Vec<Value> {
     read_jsonl(out)
@@ -270,16 +282,7 @@ fn dictionary_warc_zst(records: &[Vec<u8>]) -> (Vec<u8>, Vec<(usize, usize)>) {
 #[test]
 fn dictionary_compressed_warc_zst_whole_and_by_record() {
     let dir = tempdir();
-    let records = [
-        warc_record(
-            "WARC/1.1",
-            &[("WARC-Type", "warcinfo")],
-            b"software: wget-at\r\n",
-        ),
-        response("<urn:uuid:a>", "http://a.example/", "WARC/1.1", &[]),
-        response("<urn:uuid:b>", "http://b.example/", "WARC/1.1", &[]),
-        response("<urn:uuid:c>", "http://c.example/", "WARC/1.1", &[]),
-    ];
+    let records = warcinfo_and_three_pages("WARC/1.1", "wget-at");
     let (file, ranges) = dictionary_warc_zst(&records);
     let path = dir.path().join("crawl.warc.zst");
     std::fs::write(&path, &file).unwrap();
@@ -560,16 +563,7 @@ fn serve_ranges(body: Vec<u8>) -> (String, std::sync::Arc<std::sync::atomic::Ato
 #[test]
 fn records_by_index_entry_over_http_range_and_seek() {
     let dir = tempdir();
-    let records = [
-        warc_record(
-            "WARC/1.0",
-            &[("WARC-Type", "warcinfo")],
-            b"software: test\r\n",
-        ),
-        response("<urn:uuid:a>", "http://a.example/", "WARC/1.0", &[]),
-        response("<urn:uuid:b>", "http://b.example/", "WARC/1.0", &[]),
-        response("<urn:uuid:c>", "http://c.example/", "WARC/1.0", &[]),
-    ];
+    let records = warcinfo_and_three_pages("WARC/1.0", "test");
     let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
     let offsets: Vec<usize> = members
         .iter()

@@ -8,7 +8,8 @@ use crate::doc::Doc;
 use rustc_hash::FxHashMap;
 
 /// Boilerplate words in `id`/`class`/`role` that prune an element whatever else it says (as
-/// a whole word, or as a `-`/`_` separated part of one).
+/// a whole word, or as a `-`/`_` separated part of one). The navigation words, which spare
+/// running text, are [`NAV_BOILER_WORDS`].
 pub(crate) const STRONG_BOILER_WORDS: &[&str] = &[
     "footer",
     "sidebar",
